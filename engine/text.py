@@ -1,0 +1,47 @@
+"""Player-typed text (names, plans, chat) made safe to store and show.
+
+Everything a player types passes through :func:`clean_text` before it reaches the game
+state, the journal or another player's screen: control characters and terminal escape
+sequences are removed, white space is folded, and the length is capped. The result is plain
+text; the TUI still renders it without markup.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+NAME_MAX = 16
+PLAN_MAX = 160
+CHAT_MAX = 200
+
+# CSI / OSC / DCS and other ESC-introduced sequences, then any lone C0/C1 control.
+_ESCAPES = re.compile(
+    r"""
+    \x1b\[[0-?]*[ -/]*[@-~]?          # CSI ... final byte
+  | \x1b\][^\x07\x1b]*(?:\x07|\x1b\\)? # OSC ... BEL or ST
+  | \x1b[PX^_][^\x1b]*(?:\x1b\\)?      # DCS, SOS, PM, APC ... ST
+  | \x1b[ -/]*[0-~]?                   # two-character escapes
+  | \x9b[0-?]*[ -/]*[@-~]?             # 8-bit CSI
+    """,
+    re.VERBOSE,
+)
+
+
+def _printable(ch: str) -> bool:
+    category = unicodedata.category(ch)
+    # Cc control, Cf format (bidi overrides, zero-width), Cs surrogates, Co private, Cn unassigned
+    return not category.startswith("C") and category not in ("Zl", "Zp")
+
+
+def clean_text(raw: str, max_len: int) -> str:
+    """Return ``raw`` as one line of printable text of at most ``max_len`` characters."""
+    text = _ESCAPES.sub("", raw)
+    text = "".join(ch if _printable(ch) else " " for ch in text)
+    text = " ".join(text.split())
+    return text[:max_len].rstrip()
+
+
+def clean_name(raw: str) -> str:
+    """A display name: printable, one line, at most :data:`NAME_MAX` characters."""
+    return clean_text(raw, NAME_MAX)
