@@ -680,3 +680,28 @@ def view_for(state: State, seat: int | None) -> View:
         history=state.history,
         best_plan_rule=state.options.best_plan,
     )
+
+
+# --- serialization (journal, --json output) ----------------------------------------------
+
+_ACTION_TYPES: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (Pick, Shout, Guess, Reveal, LeadReveal, BestPlan, NextRound, EndGame)
+}
+
+
+def action_to_dict(action: Action) -> dict[str, object]:
+    """``{"type": "Pick", "seat": 0, "column": 1, "row": 2}``: plain JSON-ready data."""
+    return {"type": type(action).__name__, **action.__dict__}
+
+
+def action_from_dict(data: dict[str, object]) -> Action:
+    """The inverse of :func:`action_to_dict`; malformed data raises :class:`IllegalAction`."""
+    fields = dict(data)
+    cls = _ACTION_TYPES.get(str(fields.pop("type", "")))
+    if cls is None:
+        raise IllegalAction(f"unknown action {data.get('type')!r}")
+    try:
+        return cls(**fields)  # type: ignore[no-any-return]
+    except TypeError as error:
+        raise IllegalAction(f"malformed {cls.__name__}: {error}") from None

@@ -1,0 +1,156 @@
+"""The deck as data: task and item cards, each tagged from one fixed vocabulary.
+
+The cards live in ``engine/data/tasks.txt`` and ``engine/data/items.txt``, one card a line::
+
+    # comment
+    Rescue a Kite from an Oak Tree | height, rope, catch
+
+A task's tags say what the mission *needs*; an item's tags say what it *offers*. Bots use
+the tags to pick and read items; the rules engine only ever sees the names.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from dataclasses import dataclass, field
+from importlib import resources
+
+TASK_COUNT = 62
+ITEM_COUNT = 183
+NAME_MAX = 32
+MIN_TAGS = 1
+MAX_TAGS = 4
+
+TAGS: frozenset[str] = frozenset({
+    "animal",  # creatures: to charm, to catch, to be
+    "catch",  # grab, trap, net, hold on to
+    "cold",  # ice, snow, keeping cool
+    "disguise",  # look like someone or something else
+    "fire",  # heat, flames, cooking hot
+    "food",  # something to eat or to feed
+    "heavy",  # weight, strength, weighing down
+    "height",  # getting up high or down safely
+    "hide",  # staying out of sight
+    "light",  # seeing in the dark, shining, signalling
+    "lure",  # tempting, baiting, distracting
+    "noise",  # loud sounds, music, waking up
+    "rope",  # tying, pulling, swinging
+    "sharp",  # cutting, popping, poking
+    "soft",  # cushioning, comfort, quiet
+    "speed",  # going fast, getting away
+    "sticky",  # glue, honey, things that hold
+    "water",  # wet, swimming, floating
+})
+
+
+@dataclass(frozen=True)
+class Card:
+    """One task or item card: its printed name and its tags."""
+
+    name: str
+    tags: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Deck:
+    """All task cards and all item cards, in file order."""
+
+    tasks: tuple[Card, ...]
+    items: tuple[Card, ...]
+    _by_name: dict[str, Card] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        by_name = {c.name: c for c in (*self.tasks, *self.items)}
+        object.__setattr__(self, "_by_name", by_name)
+
+    @property
+    def task_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.tasks)
+
+    @property
+    def item_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.items)
+
+    def card(self, name: str) -> Card:
+        """The task or item card called ``name``; ``KeyError`` if there is none."""
+        return self._by_name[name]
+
+
+class DeckError(Exception):
+    """A deck file is malformed; the message names the file, the line and the problem."""
+
+
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(ch).startswith("C") for ch in text)
+
+
+def _parse_line(line: str, where: str) -> Card:
+    """One ``Name | tag, tag`` line as a card, or :class:`DeckError` naming ``where``."""
+    if _has_control(line):
+        raise DeckError(f"{where}: control character in line")
+    if line.count("|") != 1:
+        raise DeckError(f"{where}: expected 'Name | tag, tag', got {line!r}")
+    raw_name, raw_tags = line.split("|")
+    name = " ".join(raw_name.split())
+    if not name:
+        raise DeckError(f"{where}: card has no name")
+    if len(name) > NAME_MAX:
+        raise DeckError(f"{where}: name {name!r} is longer than {NAME_MAX} characters")
+    tags = [t.strip().lower() for t in raw_tags.split(",") if t.strip()]
+    if not MIN_TAGS <= len(tags) <= MAX_TAGS:
+        raise DeckError(f"{where}: {name!r} has {len(tags)} tags, "
+                        f"expected {MIN_TAGS} to {MAX_TAGS}")
+    unknown = sorted(set(tags) - TAGS)
+    if unknown:
+        raise DeckError(f"{where}: {name!r} has unknown tag(s) {', '.join(unknown)}")
+    if len(set(tags)) != len(tags):
+        raise DeckError(f"{where}: {name!r} repeats a tag")
+    return Card(name, frozenset(tags))
+
+
+def _parse_file(text: str, filename: str) -> list[tuple[Card, str]]:
+    """Cards of one file, each with its ``file:line`` location."""
+    cards = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{filename}:{number}"
+        cards.append((_parse_line(line, where), where))
+    return cards
+
+
+def _check_unique(located: list[tuple[Card, str]]) -> None:
+    seen: dict[str, str] = {}
+    for card, where in located:
+        key = card.name.casefold()
+        if key in seen:
+            raise DeckError(f"{where}: duplicate card name {card.name!r} "
+                            f"(first at {seen[key]})")
+        seen[key] = where
+
+
+def _check_count(cards: list[tuple[Card, str]], expected: int, filename: str) -> None:
+    if len(cards) != expected:
+        raise DeckError(f"{filename}: {len(cards)} cards, expected {expected}")
+
+
+def parse_deck(tasks_text: str, items_text: str, *, expect_counts: bool = True) -> Deck:
+    """Parse and validate both deck files (see the module docstring for the format)."""
+    tasks = _parse_file(tasks_text, "tasks.txt")
+    items = _parse_file(items_text, "items.txt")
+    _check_unique([*tasks, *items])
+    if expect_counts:
+        _check_count(tasks, TASK_COUNT, "tasks.txt")
+        _check_count(items, ITEM_COUNT, "items.txt")
+    return Deck(tuple(c for c, _ in tasks), tuple(c for c, _ in items))
+
+
+@functools.cache
+def load_deck() -> Deck:
+    """The game's own deck from ``engine/data``, validated (loaded once)."""
+    data = resources.files("engine") / "data"
+    tasks_text = (data / "tasks.txt").read_text(encoding="utf-8")
+    items_text = (data / "items.txt").read_text(encoding="utf-8")
+    return parse_deck(tasks_text, items_text)

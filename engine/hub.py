@@ -1,0 +1,830 @@
+"""The one in-process authority: tables, seats, timers, bots.
+
+Every session (one per connected terminal) attaches to the hub and calls it; the hub runs
+on the single asyncio loop, so each call is applied whole before the next one starts: moves
+at a table are serialized without locks. A table is a deterministic function of the
+commands accepted at it (join, start, a move...): each accepted command is written to the
+journal before anyone is told about it, and replaying the journal rebuilds the table.
+
+Sessions never receive the game state: they are told *that* their table changed (a
+callback with no arguments) and then ask for their own view, which the hub builds with
+:func:`engine.rules.view_for` for their seat. Hidden information never leaves the hub
+except through that view.
+
+"Stop!" races are decided by when the key's bytes reached the server, not by when each
+session's UI got round to them: the first shout opens a short settle window, every shout
+and pick arriving during it is held, and at its end they are applied in arrival order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Protocol
+
+from engine import rules
+from engine.identity import Player
+from engine.rules import Action, IllegalAction, Phase, State, View
+from engine.text import CHAT_MAX, clean_name, clean_text
+
+log = logging.getLogger(__name__)
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud
+MAX_SEATS = 8
+LOG_LINES = 200
+CHAT_LINES = 100
+ROUND_OVER_SECONDS = 30  # the round's points stay up this long at most
+
+
+def now_ms() -> float:
+    """The hub's clock, shared with the SSH driver's arrival stamps."""
+    return time.monotonic() * 1000
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """What the host may set. ``rounds``: None = by player count, 0 = endless."""
+
+    rounds: int | None = None
+    best_plan: bool = False
+    stop_tie_window_ms: int = 0
+    turn_seconds: int = 90  # 0: no turn timer
+    bots_fill: bool = False  # fill empty seats with bots up to three players at start
+    max_seats: int = 5
+
+    def rules_options(self) -> rules.Options:
+        return rules.Options(rounds=self.rounds, best_plan=self.best_plan,
+                             stop_tie_window_ms=self.stop_tie_window_ms)
+
+    def checked(self) -> TableOptions:
+        if self.rounds is not None and not 0 <= self.rounds <= 99:
+            raise IllegalAction("rounds must be between 1 and 99, or endless")
+        if not 0 <= self.stop_tie_window_ms <= 2000:
+            raise IllegalAction("the stop tie window is 0 to 2000 ms")
+        if not (self.turn_seconds == 0 or 15 <= self.turn_seconds <= 600):
+            raise IllegalAction("turn timers are off, or 15 to 600 seconds")
+        if not rules.MIN_PLAYERS <= self.max_seats <= MAX_SEATS:
+            raise IllegalAction(f"a table seats {rules.MIN_PLAYERS} to {MAX_SEATS}")
+        return self
+
+
+@dataclass
+class Seat:
+    player_id: str  # "bot:<n>" for a bot
+    name: str
+    seat_code: str  # lets a keyless guest reclaim the seat
+    connected: bool = True
+    away_since: float | None = None
+    botted: bool = False  # a bot plays for an absent human
+
+    @property
+    def is_bot(self) -> bool:
+        return self.player_id.startswith("bot:")
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.is_bot or self.botted
+
+
+@dataclass(frozen=True)
+class LogLine:
+    text: str
+    kind: str = "info"
+    by_bot: bool = False
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str
+    is_bot: bool
+    connected: bool
+    botted: bool
+    is_host: bool
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything one session may see of its table."""
+
+    code: str
+    status: str  # "lobby" | "playing" | "finished"
+    options: TableOptions
+    seats: tuple[SeatInfo, ...]
+    my_seat: int | None  # None: spectator
+    is_host: bool
+    spectators: int
+    game: View | None
+    log: tuple[LogLine, ...]
+    chat: tuple[ChatLine, ...]
+    deadline_ms: float | None  # when the current turn timer runs out (hub clock)
+    seat_code: str | None  # shown to a keyless guest so they can come back
+    version: int
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    code: str
+    host: str
+    status: str
+    seated: int
+    max_seats: int
+    names: tuple[str, ...]
+
+
+class Journal(Protocol):
+    """Where accepted commands go before anyone is told of them (see engine.journal)."""
+
+    def record(self, code: str, seq: int, kind: str, payload: dict[str, Any]) -> None: ...
+
+
+class BotFactory(Protocol):
+    def __call__(self, seed: str) -> Any: ...  # an object with act(view, now_ms) -> Action
+
+
+@dataclass
+class Table:
+    code: str
+    seed: str
+    options: TableOptions
+    host_id: str | None = None
+    seats: list[Seat] = field(default_factory=list)
+    state: State | None = None
+    status: str = "lobby"
+    games: int = 0
+    seq: int = 0
+    version: int = 0
+    log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
+    sessions: set[Session] = field(default_factory=set)
+    deadline_ms: float | None = None
+    timer: asyncio.TimerHandle | None = None
+    bot_tick: asyncio.TimerHandle | None = None
+    settle: list[tuple[float, int, Session | None, Action]] | None = None
+    bots: dict[int, Any] = field(default_factory=dict)
+    timer_key: tuple[Any, ...] | None = None
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def seat_of(self, player_id: str) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.player_id == player_id:
+                return i
+        return None
+
+    def summary(self) -> TableSummary:
+        host = next((s.name for s in self.seats if s.player_id == self.host_id), "-")
+        return TableSummary(self.code, host, self.status, len(self.seats),
+                            self.options.max_seats, tuple(s.name for s in self.seats))
+
+
+class Session:
+    """One connected person's handle on the hub. All methods run on the hub's loop."""
+
+    def __init__(self, hub: Hub, player: Player, on_change: Callable[[], None],
+                 on_notice: Callable[[str], None]) -> None:
+        self.hub = hub
+        self.player = replace(player, name=clean_name(player.name) or "agent")
+        self.on_change = on_change
+        self.on_notice = on_notice
+        self.table: Table | None = None
+
+    # -- what the session sees ------------------------------------------------------------
+
+    def lobby(self) -> tuple[TableSummary, ...]:
+        return tuple(t.summary() for t in self.hub.tables.values() if t.status != "closed")
+
+    def view(self) -> TableView | None:
+        return None if self.table is None else self.hub.table_view(self.table, self)
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.table is None else self.table.seat_of(self.player.id)
+
+    # -- lobby and table commands ----------------------------------------------------------
+
+    def rename(self, name: str) -> str:
+        cleaned = clean_name(name)
+        if not cleaned:
+            raise IllegalAction("a name needs at least one visible character")
+        self.player = replace(self.player, name=cleaned)
+        if self.table is not None and self.seat is not None:
+            self.hub.command(self.table, "rename", {"player": self.player.id, "name": cleaned})
+        return cleaned
+
+    def create_table(self, options: TableOptions | None = None) -> str:
+        self.leave()
+        table = self.hub.create_table((options or TableOptions()).checked(), self.player)
+        self._enter(table)
+        self.hub.command(table, "join", {"player": self.player.id, "name": self.player.name,
+                                          "seat_code": self.hub.new_seat_code()})
+        return table.code
+
+    def join(self, code: str, *, spectate: bool = False) -> None:
+        table = self.hub.find(code)
+        if self.table is table and self.seat is not None:
+            return
+        self.leave()
+        self._enter(table)
+        seat = table.seat_of(self.player.id)
+        if seat is not None:
+            self.hub.reconnect(table, seat)
+            return
+        if spectate or table.status == "playing" or len(table.seats) >= table.options.max_seats:
+            self.hub.changed(table)
+            if not spectate:
+                self.on_notice("the game has started or the table is full: you are watching")
+            return
+        self.hub.command(table, "join", {"player": self.player.id, "name": self.player.name,
+                                          "seat_code": self.hub.new_seat_code()})
+
+    def reclaim(self, code: str, seat_code: str) -> None:
+        """A keyless guest comes back to their seat with the code they were shown."""
+        table = self.hub.find(code)
+        wanted = seat_code.strip().upper()
+        for i, seat in enumerate(table.seats):
+            if not seat.is_bot and seat.seat_code == wanted and wanted:
+                self.leave()
+                self._enter(table)
+                self.hub.command(table, "reclaim", {"seat": i, "player": self.player.id})
+                self.hub.reconnect(table, i)
+                return
+        raise IllegalAction("no seat at that table has this seat code")
+
+    def leave(self) -> None:
+        table, seat = self.table, self.seat
+        if table is None:
+            return
+        table.sessions.discard(self)
+        self.table = None
+        if seat is not None:
+            if table.status != "playing":
+                self.hub.command(table, "leave", {"seat": seat})
+            else:
+                self.hub.away(table, seat)
+        self.hub.changed(table)
+
+    def detach(self) -> None:
+        """The terminal went away: keep the seat (a game in progress waits for them)."""
+        table, seat = self.table, self.seat
+        self.hub.sessions.discard(self)
+        if table is None:
+            return
+        table.sessions.discard(self)
+        self.table = None
+        if seat is not None and not any(s.seat == seat for s in table.sessions):
+            if table.status != "playing":
+                self.hub.command(table, "leave", {"seat": seat})
+            else:
+                self.hub.away(table, seat)
+        self.hub.changed(table)
+
+    def set_options(self, options: TableOptions) -> None:
+        table = self._hosting()
+        if table.status == "playing":
+            raise IllegalAction("options can be changed between games")
+        self.hub.command(table, "options", asdict(options.checked()))
+
+    def add_bot(self) -> None:
+        table = self._hosting()
+        if table.status == "playing":
+            raise IllegalAction("bots join between games")
+        if len(table.seats) >= table.options.max_seats:
+            raise IllegalAction("the table is full")
+        self.hub.command(table, "add_bot", {})
+
+    def remove_seat(self, seat: int) -> None:
+        table = self._hosting()
+        if table.status == "playing":
+            raise IllegalAction("seats can be removed between games")
+        if not 0 <= seat < len(table.seats):
+            raise IllegalAction("there is no such seat")
+        if table.seats[seat].player_id == self.player.id:
+            raise IllegalAction("leave the table instead of removing yourself")
+        self.hub.command(table, "leave", {"seat": seat})
+
+    def start(self) -> None:
+        table = self._hosting()
+        if table.status == "playing":
+            raise IllegalAction("the game is already running")
+        self.hub.start(table)
+
+    def chat(self, text: str) -> None:
+        table, seat = self._seated()
+        cleaned = clean_text(text, CHAT_MAX)
+        if not cleaned:
+            return
+        state = table.state
+        if (table.status == "playing" and state is not None and seat == state.lead
+                and state.phase is Phase.PICKING):
+            raise IllegalAction("the lead agent stays silent while picking items")
+        self.hub.command(table, "chat", {"seat": seat, "text": cleaned})
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def pick(self, column: int, row: int, at_ms: float | None = None) -> None:
+        self._move(lambda s: rules.Pick(s, column, row), at_ms)
+
+    def shout(self, at_ms: float | None = None) -> None:
+        self._move(lambda s: rules.Shout(s, int(at_ms if at_ms is not None else now_ms())),
+                   at_ms)
+
+    def guess(self, card: int) -> None:
+        self._move(lambda s: rules.Guess(s, card))
+
+    def reveal(self, plan: str = "") -> None:
+        self._move(lambda s: rules.Reveal(s, plan))
+
+    def lead_reveal(self, plan: str = "") -> None:
+        self._move(lambda s: rules.LeadReveal(s, plan))
+
+    def best_plan(self, choice: int) -> None:
+        self._move(lambda s: rules.BestPlan(s, choice))
+
+    def next_round(self) -> None:
+        self._move(rules.NextRound)
+
+    def end_game(self) -> None:
+        table = self._hosting()
+        if table.status != "playing":
+            raise IllegalAction("no game is running")
+        self._move(rules.EndGame)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _enter(self, table: Table) -> None:
+        self.table = table
+        table.sessions.add(self)
+
+    def _seated(self) -> tuple[Table, int]:
+        if self.table is None:
+            raise IllegalAction("join a table first")
+        seat = self.seat
+        if seat is None:
+            raise IllegalAction("spectators watch: take a seat to play")
+        return self.table, seat
+
+    def _hosting(self) -> Table:
+        if self.table is None:
+            raise IllegalAction("join a table first")
+        if self.table.host_id != self.player.id:
+            raise IllegalAction("only the table's host can do that")
+        return self.table
+
+    def _move(self, make: Callable[[int], Action], at_ms: float | None = None) -> None:
+        table, seat = self._seated()
+        if table.status != "playing" or table.state is None:
+            raise IllegalAction("no game is running at this table")
+        self.hub.submit(table, make(seat), self, at_ms)
+
+
+class Hub:
+    """Tables and sessions. ``deck`` is an :class:`engine.cards.Deck`; ``bot_factory``
+    builds a bot for a seat; ``settle_ms`` is the Stop! settle window."""
+
+    def __init__(
+        self,
+        *,
+        deck: Any | None = None,
+        journal: Journal | None = None,
+        bot_factory: BotFactory | None = None,
+        settle_ms: float = 150,
+        bot_delay: float = 1.2,
+        grace_seconds: float = 45,
+        seed: str | None = None,
+    ) -> None:
+        if deck is None:
+            from engine.cards import load_deck
+
+            deck = load_deck()
+        self.deck = deck
+        self.journal = journal
+        self.bot_factory = bot_factory or self._default_bot
+        self.settle_ms = settle_ms
+        self.bot_delay = bot_delay
+        self.grace_seconds = grace_seconds
+        self.tables: dict[str, Table] = {}
+        self.sessions: set[Session] = set()
+        self._lobby_version = 0
+        self._seed = seed
+        self._replaying = False
+        self._codes = 0
+
+    def _default_bot(self, seed: str) -> Any:
+        from engine.bots import Bot
+
+        return Bot(self.deck, seed)
+
+    # -- sessions --------------------------------------------------------------------------
+
+    def attach(self, player: Player, on_change: Callable[[], None] = lambda: None,
+               on_notice: Callable[[str], None] = lambda _text: None) -> Session:
+        session = Session(self, player, on_change, on_notice)
+        self.sessions.add(session)
+        return session
+
+    def find(self, code: str) -> Table:
+        table = self.tables.get(code.strip().upper())
+        if table is None:
+            raise IllegalAction(f"no table has the code {clean_text(code, 8)!r}")
+        return table
+
+    def create_table(self, options: TableOptions, host: Player, code: str | None = None,
+                     seed: str | None = None) -> Table:
+        code = code or self._new_code()
+        seed = seed or (f"{self._seed}/{code}" if self._seed else secrets.token_hex(8))
+        table = Table(code=code, seed=seed, options=options, host_id=host.id)
+        self.tables[code] = table
+        self._journal(table, "create", {"seed": seed, "host": host.id,
+                                         "options": asdict(options)})
+        self._lobby_changed()
+        return table
+
+    def new_seat_code(self) -> str:
+        """Six letters a keyless guest uses to reclaim their seat (seeded in tests)."""
+        if self._seed is not None:
+            self._codes += 1
+            rng = random.Random(f"{self._seed}/seat/{self._codes}")
+            return "".join(rng.choices(CODE_LETTERS, k=6))
+        return "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+
+    def _new_code(self) -> str:
+        if self._seed is not None:  # deterministic codes for tests and benches
+            self._codes += 1
+            n = self._codes
+            letters = []
+            for _ in range(4):
+                n, r = divmod(n, len(CODE_LETTERS))
+                letters.append(CODE_LETTERS[r])
+            return "".join(letters)
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(4))
+            if code not in self.tables:
+                return code
+
+    # -- views -----------------------------------------------------------------------------
+
+    def table_view(self, table: Table, session: Session) -> TableView:
+        seat = table.seat_of(session.player.id)
+        game = None if table.state is None else rules.view_for(table.state, seat)
+        return TableView(
+            code=table.code,
+            status=table.status,
+            options=table.options,
+            seats=tuple(SeatInfo(s.name, s.is_bot, s.connected or s.is_bot, s.botted,
+                                 s.player_id == table.host_id) for s in table.seats),
+            my_seat=seat,
+            is_host=table.host_id == session.player.id,
+            spectators=sum(1 for s in table.sessions if s.seat is None),
+            game=game,
+            log=tuple(table.log),
+            chat=tuple(table.chat),
+            deadline_ms=table.deadline_ms,
+            seat_code=table.seats[seat].seat_code if seat is not None else None,
+            version=table.version,
+        )
+
+    # -- commands: the only way a table changes ----------------------------------------------
+
+    def command(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
+        """Apply one table command, journal it, and tell everyone at the table."""
+        self._apply(table, kind, payload)
+        self._journal(table, kind, payload)
+        self.changed(table)
+        if kind in ("join", "leave", "options", "add_bot", "rename", "start", "reclaim"):
+            self._lobby_changed()
+
+    def _apply(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
+        handler = getattr(self, f"_cmd_{kind}", None)
+        if handler is None:
+            raise IllegalAction(f"unknown table command {kind!r}")
+        handler(table, **payload)
+
+    def _journal(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
+        table.seq += 1
+        if self.journal is not None and not self._replaying:
+            self.journal.record(table.code, table.seq, kind, payload)
+
+    def _cmd_create(self, table: Table, **_: Any) -> None:
+        pass  # handled by create_table; here so that replay can skip it uniformly
+
+    def _cmd_join(self, table: Table, player: str, name: str, seat_code: str) -> None:
+        if len(table.seats) >= table.options.max_seats:
+            raise IllegalAction("the table is full")
+        table.seats.append(Seat(player, _unique_name(table, name), seat_code))
+        if table.host_id is None:
+            table.host_id = player
+        self._log(table, f"{table.seats[-1].name} sits down")
+
+    def _cmd_leave(self, table: Table, seat: int) -> None:
+        gone = table.seats.pop(seat)
+        self._log(table, f"{gone.name} leaves the table")
+        if gone.player_id == table.host_id:
+            humans = [s.player_id for s in table.seats if not s.is_bot]
+            table.host_id = humans[0] if humans else None
+            if table.host_id is not None:
+                self._log(table, f"{self._name_of(table, table.host_id)} is now the host")
+
+    def _cmd_rename(self, table: Table, player: str, name: str) -> None:
+        seat = table.seat_of(player)
+        if seat is None:
+            return
+        old = table.seats[seat].name
+        table.seats[seat].name = _unique_name(table, name, skip=seat)
+        self._log(table, f"{old} is now called {table.seats[seat].name}")
+        if table.state is not None:
+            table.state = replace(table.state, players=tuple(s.name for s in table.seats))
+
+    def _cmd_reclaim(self, table: Table, seat: int, player: str) -> None:
+        table.seats[seat].player_id = player
+        if table.host_id is None:
+            table.host_id = player
+
+    def _cmd_options(self, table: Table, **options: Any) -> None:
+        table.options = TableOptions(**options)
+        self._log(table, "the host changed the table options")
+
+    def _cmd_add_bot(self, table: Table) -> None:
+        n = sum(1 for s in table.seats if s.is_bot) + 1
+        names = {s.name for s in table.seats}
+        name = next(f"Bot {label}" for label in _bot_names() if f"Bot {label}" not in names)
+        table.seats.append(Seat(f"bot:{n}:{len(table.seats)}", name, ""))
+        self._log(table, f"{name} (a bot) sits down")
+
+    def _cmd_chat(self, table: Table, seat: int, text: str) -> None:
+        table.chat.append(ChatLine(table.seats[seat].name, text))
+
+    def _cmd_start(self, table: Table) -> None:
+        if table.options.bots_fill:
+            while len(table.seats) < rules.MIN_PLAYERS:
+                self._cmd_add_bot(table)
+        if not rules.MIN_PLAYERS <= len(table.seats) <= MAX_SEATS:
+            raise IllegalAction(f"a game needs {rules.MIN_PLAYERS} to "
+                                f"{table.options.max_seats} seats (add bots?)")
+        table.games += 1
+        table.state = rules.new_game(
+            [s.name for s in table.seats], seed=f"{table.seed}/{table.games}",
+            tasks=self.deck.task_names, items=self.deck.item_names,
+            options=table.options.rules_options())
+        table.status = "playing"
+        table.bots = {}
+        table.log.clear()
+        self._log(table, f"Game {table.games} begins. Round 1: "
+                         f"{table.seats[table.state.lead].name} is the lead agent", "round")
+
+    def _cmd_move(self, table: Table, action: dict[str, Any], bot: bool = False) -> None:
+        if table.state is None:
+            raise IllegalAction("no game is running at this table")
+        state, events = rules.apply(table.state, rules.action_from_dict(action))
+        table.state = state
+        for event in events:
+            self._log(table, event.text, event.kind, by_bot=bot)
+        if state.phase is Phase.GAME_OVER:
+            table.status = "finished"
+            table.deadline_ms = None
+
+    def _log(self, table: Table, text: str, kind: str = "info", by_bot: bool = False) -> None:
+        table.log.append(LogLine(text, kind, by_bot))
+
+    def _name_of(self, table: Table, player_id: str) -> str:
+        seat = table.seat_of(player_id)
+        return "-" if seat is None else table.seats[seat].name
+
+    # -- game flow -------------------------------------------------------------------------
+
+    def start(self, table: Table) -> None:
+        self.command(table, "start", {})
+
+    def submit(self, table: Table, action: Action, session: Session | None = None,
+               at_ms: float | None = None, by_bot: bool = False) -> None:
+        """A move from a seat. Raises IllegalAction (nothing changes) when refused."""
+        at = now_ms() if at_ms is None else at_ms
+        if table.settle is not None:
+            table.settle.append((at, len(table.settle), session, action))
+            return
+        if (isinstance(action, rules.Shout) and self.settle_ms > 0 and not self._replaying
+                and table.state is not None and table.state.phase is Phase.PICKING):
+            rules.apply(table.state, action)  # refuse at once what can never succeed
+            table.settle = [(at, 0, session, action)]
+            self._loop().call_later(self.settle_ms / 1000, self._settle, table)
+            return
+        self.command(table, "move", {"action": rules.action_to_dict(action), "bot": by_bot})
+
+    def _settle(self, table: Table) -> None:
+        held, table.settle = table.settle or [], None
+        for _at, _n, session, action in sorted(held, key=lambda h: (h[0], h[1])):
+            try:
+                self.command(table, "move", {"action": rules.action_to_dict(action),
+                                             "bot": session is None})
+            except IllegalAction as refusal:
+                if session is not None:
+                    session.on_notice(str(refusal))
+
+    def reconnect(self, table: Table, seat: int) -> None:
+        s = table.seats[seat]
+        s.connected, s.away_since = True, None
+        if s.botted:
+            s.botted = False
+            self._log(table, f"{s.name} is back and takes over from the bot")
+        self.changed(table)
+
+    def away(self, table: Table, seat: int) -> None:
+        s = table.seats[seat]
+        s.connected, s.away_since = False, now_ms()
+        self._log(table, f"{s.name} lost connection: their seat is kept")
+        loop = self._loop_or_none()
+        if loop is not None:
+            loop.call_later(self.grace_seconds, self._grace_over, table, s)
+
+    def _grace_over(self, table: Table, seat: Seat) -> None:
+        if seat in table.seats and not seat.connected and table.status == "playing":
+            seat.botted = True
+            self._log(table, f"a bot plays for {seat.name} until they return")
+            self.changed(table)
+
+    def changed(self, table: Table) -> None:
+        """Tell every session at ``table`` to redraw, and let bots and timers react."""
+        table.version += 1
+        if self._replaying:
+            return
+        self._schedule(table)
+        for session in list(table.sessions):
+            _call(session.on_change)
+
+    def _lobby_changed(self) -> None:
+        self._lobby_version += 1
+        if self._replaying:
+            return
+        for session in list(self.sessions):
+            if session.table is None:
+                _call(session.on_change)
+
+    # -- bots and timers -------------------------------------------------------------------
+
+    def _schedule(self, table: Table) -> None:
+        loop = self._loop_or_none()
+        if loop is None or table.status != "playing" or table.state is None:
+            _cancel(table, "timer")
+            _cancel(table, "bot_tick")
+            table.deadline_ms = None
+            return
+        if table.bot_tick is None and any(s.bot_plays for s in table.seats):
+            table.bot_tick = loop.call_later(self.bot_delay, self._bots_act, table)
+        if not table.options.turn_seconds:
+            return
+        state = table.state
+        key = (state.round, state.phase, state.waiting_for(), len(state.picks))
+        if table.timer_key != key:
+            _cancel(table, "timer")
+            table.timer_key = key
+            seconds = table.options.turn_seconds
+            if state.phase is Phase.ROUND_OVER:
+                seconds = min(seconds, ROUND_OVER_SECONDS)
+            table.deadline_ms = now_ms() + seconds * 1000
+            table.timer = loop.call_later(seconds, self._timeout, table)
+
+    def _bot_for(self, table: Table, seat: int) -> Any:
+        bot = table.bots.get(seat)
+        if bot is None:
+            bot = table.bots[seat] = self.bot_factory(f"{table.seed}/{table.games}/bot{seat}")
+        return bot
+
+    def _bot_move(self, table: Table, seat: int) -> Action | None:
+        assert table.state is not None
+        return self._bot_for(table, seat).act(rules.view_for(table.state, seat), int(now_ms()))
+
+    def _bots_act(self, table: Table) -> None:
+        """One bot move per tick, so humans can follow what the bots do."""
+        table.bot_tick = None
+        state = table.state
+        if table.status != "playing" or state is None or table.settle is not None:
+            return
+        humans_here = any(not s.bot_plays for s in table.seats)
+        for seat, s in enumerate(table.seats):
+            if not s.bot_plays:
+                continue
+            if state.phase is Phase.ROUND_OVER and humans_here:
+                return  # the humans read the round's points and move on (or the timer does)
+            action = self._bot_move(table, seat)
+            if action is None:
+                continue
+            try:
+                self.submit(table, action, None, by_bot=True)
+            except IllegalAction as error:
+                log.warning("bot at %s seat %d refused: %s", table.code, seat, error)
+                continue
+            return
+
+    def _timeout(self, table: Table) -> None:
+        """A turn timer ran out: a bot moves for every seat the table is waiting for."""
+        table.timer, table.timer_key = None, None
+        if table.state is None or table.status != "playing":
+            return
+        for seat in table.state.waiting_for():
+            if table.state is None or seat not in table.state.waiting_for():
+                continue
+            action = self._bot_move(table, seat)
+            if action is None:
+                continue
+            if not isinstance(action, rules.NextRound):
+                self._log(table, f"time is up for {table.seats[seat].name}: "
+                                 "a bot moves for them", "timer")
+            try:
+                self.submit(table, action, None, by_bot=True)
+            except IllegalAction as error:
+                log.warning("timeout move refused at %s: %s", table.code, error)
+            if isinstance(action, rules.NextRound):
+                break
+        self._schedule(table)
+
+    def _loop(self) -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
+
+    def _loop_or_none(self) -> asyncio.AbstractEventLoop | None:
+        try:
+            return asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+
+    # -- replay ----------------------------------------------------------------------------
+
+    def replay(self, records: Iterator[tuple[str, int, str, dict[str, Any]]]) -> None:
+        """Rebuild tables from journal records ``(code, seq, kind, payload)`` in order."""
+        self._replaying = True
+        try:
+            for code, seq, kind, payload in records:
+                if kind == "create":
+                    table = Table(code=code, seed=payload["seed"],
+                                  options=TableOptions(**payload["options"]),
+                                  host_id=payload["host"])
+                    self.tables[code] = table
+                else:
+                    table = self.tables[code]
+                    self._apply(table, kind, payload)
+                table.seq = seq
+            for table in self.tables.values():
+                for seat in table.seats:
+                    if not seat.is_bot:
+                        seat.connected, seat.away_since = False, now_ms()
+        finally:
+            self._replaying = False
+
+    def resume_timers(self) -> None:
+        """After replay, on the running loop: timers restart with their full grace."""
+        for table in self.tables.values():
+            for seat in table.seats:
+                if not seat.is_bot and table.status == "playing":
+                    self._loop().call_later(self.grace_seconds, self._grace_over, table, seat)
+            self.changed(table)
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            _cancel(table, "timer")
+            _cancel(table, "bot_tick")
+        close = getattr(self.journal, "close", None)
+        if close is not None:
+            close()
+
+
+def _bot_names() -> Iterator[str]:
+    yield from ("Ada", "Bix", "Cog", "Dot", "Echo", "Fizz", "Gizmo", "Hex")
+    n = 1
+    while True:
+        yield str(n)
+        n += 1
+
+
+def _unique_name(table: Table, name: str, skip: int | None = None) -> str:
+    taken = {s.name for i, s in enumerate(table.seats) if i != skip}
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name[:13]}-{n}" in taken:
+        n += 1
+    return f"{name[:13]}-{n}"
+
+
+def _cancel(table: Table, attr: str) -> None:
+    handle = getattr(table, attr)
+    if handle is not None:
+        handle.cancel()
+        setattr(table, attr, None)
+
+
+def _call(callback: Callable[[], None]) -> None:
+    try:
+        callback()
+    except Exception:  # one session's broken callback must not harm the table
+        log.exception("session callback failed")

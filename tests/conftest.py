@@ -1,0 +1,16 @@
+"""Fixtures shared by every test layer."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+
+@pytest.fixture
+def plain_deck() -> SimpleNamespace:
+    """Numbered stand-in cards, for rules and hub tests that care about flow, not text."""
+    return SimpleNamespace(
+        task_names=tuple(f"task {i}" for i in range(62)),
+        item_names=tuple(f"item {i}" for i in range(183)),
+    )
