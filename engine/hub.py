@@ -275,6 +275,7 @@ class Session:
             else:
                 self.hub.away(table, seat)
         self.hub.changed(table)
+        self.hub.forget_if_empty(table)
 
     def detach(self) -> None:
         """The terminal went away: keep the seat (a game in progress waits for them)."""
@@ -290,6 +291,7 @@ class Session:
             else:
                 self.hub.away(table, seat)
         self.hub.changed(table)
+        self.hub.forget_if_empty(table)
 
     def set_options(self, options: TableOptions) -> None:
         table = self._hosting()
@@ -517,8 +519,8 @@ class Hub:
         if self.journal is not None and not self._replaying:
             self.journal.record(table.code, table.seq, kind, payload)
 
-    def _cmd_create(self, table: Table, **_: Any) -> None:
-        pass  # handled by create_table; here so that replay can skip it uniformly
+    def _cmd_close(self, table: Table) -> None:
+        self.tables.pop(table.code, None)
 
     def _cmd_join(self, table: Table, player: str, name: str, seat_code: str) -> None:
         if len(table.seats) >= table.options.max_seats:
@@ -654,6 +656,14 @@ class Hub:
             self._log(table, f"a bot plays for {seat.name} until they return")
             self.changed(table)
 
+    def forget_if_empty(self, table: Table) -> None:
+        """A table nobody sits or watches at, outside a game, is closed."""
+        humans = [s for s in table.seats if not s.is_bot]
+        if table.status != "playing" and not humans and not table.sessions:
+            self.tables.pop(table.code, None)
+            self._journal(table, "close", {})
+            self._lobby_changed()
+
     def changed(self, table: Table) -> None:
         """Tell every session at ``table`` to redraw, and let bots and timers react."""
         table.version += 1
@@ -675,7 +685,8 @@ class Hub:
 
     def _schedule(self, table: Table) -> None:
         loop = self._loop_or_none()
-        if loop is None or table.status != "playing" or table.state is None:
+        if (loop is None or table.status != "playing" or table.state is None
+                or not table.sessions):  # nobody is watching: the table waits for them
             _cancel(table, "timer")
             _cancel(table, "bot_tick")
             table.deadline_ms = None

@@ -1,0 +1,344 @@
+"""The hub: tables, seats, views and the Stop! race, without any terminal."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+import pytest
+
+from engine import rules
+from engine.hub import Hub, Session, TableOptions, now_ms
+from engine.identity import Player
+from engine.rules import IllegalAction, Phase
+
+NO_TIMER = TableOptions(turn_seconds=0)
+
+
+class FirstRowBot:
+    """A predictable stand-in bot: picks row 1, guesses 1, reveals, moves on."""
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed
+
+    def act(self, view: rules.View, now_ms: int = 0) -> rules.Action | None:
+        seat = view.seat
+        assert seat is not None
+        if view.phase is Phase.PICKING and view.can_pick():
+            return rules.Pick(seat, len(view.picks), 0)
+        if view.can_guess() and view.phase is Phase.GUESSING:
+            return rules.Guess(seat, 1)
+        if view.phase is Phase.REVEALING and view.waiting_for == (seat,):
+            return rules.Reveal(seat, "beep")
+        if view.phase is Phase.LEAD_REVEAL and view.is_lead:
+            return rules.LeadReveal(seat, "boop")
+        if view.phase is Phase.BEST_PLAN and view.is_lead:
+            return rules.BestPlan(seat, view.guessers[0])
+        if view.phase is Phase.ROUND_OVER:
+            return rules.NextRound(seat)
+        return None
+
+
+def make_hub(plain_deck: SimpleNamespace, **kw: object) -> Hub:
+    kw.setdefault("settle_ms", 0)
+    kw.setdefault("bot_delay", 0.0)
+    return Hub(deck=plain_deck, seed="test", bot_factory=FirstRowBot, **kw)  # type: ignore[arg-type]
+
+
+def seat_table(hub: Hub, players: int, options: TableOptions = NO_TIMER) -> list[Session]:
+    sessions = [hub.attach(Player(f"key:{i}", f"P{i}")) for i in range(players)]
+    code = sessions[0].create_table(options)
+    for s in sessions[1:]:
+        s.join(code)
+    return sessions
+
+
+def by_seat(sessions: list[Session]) -> dict[int, Session]:
+    return {s.seat: s for s in sessions if s.seat is not None}
+
+
+def test_friends_sit_at_a_table_by_its_code(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    ann, bob, _ = seat_table(hub, 3)
+    view = bob.view()
+    assert view is not None and len(view.code) == 4
+    assert [s.name for s in view.seats] == ["P0", "P1", "P2"]
+    assert view.seats[0].is_host and not view.is_host
+    assert ann.lobby()[0].seated == 3
+
+
+def test_an_unknown_code_is_refused_with_a_message(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    s = hub.attach(Player("key:x", "X"))
+    with pytest.raises(IllegalAction, match="no table has the code"):
+        s.join("ZZZZ")
+    assert s.table is None
+
+
+def test_names_are_cleaned_and_unique_at_the_table(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    a = hub.attach(Player("key:a", "Sam\x1b[31m\x07"))
+    b = hub.attach(Player("key:b", "Sam"))
+    code = a.create_table(NO_TIMER)
+    b.join(code)
+    assert [s.name for s in a.view().seats] == ["Sam", "Sam-2"]
+    with pytest.raises(IllegalAction, match="visible character"):
+        b.rename("\x1b[2J")
+
+
+def test_only_the_host_starts_and_a_game_needs_three(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    a, b = seat_table(hub, 2)
+    with pytest.raises(IllegalAction, match="only the table's host"):
+        b.start()
+    with pytest.raises(IllegalAction, match="3 to"):
+        a.start()
+    a.add_bot()
+    a.start()
+    assert a.view().status == "playing"
+
+
+def test_a_table_left_with_only_bots_before_a_game_is_closed(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    host = hub.attach(Player("key:h", "H"))
+    code = host.create_table(NO_TIMER)
+    host.add_bot()
+    host.leave()
+    assert code not in hub.tables and host.lobby() == ()
+
+
+def test_the_host_passes_on_when_the_host_leaves(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    a, b, _ = seat_table(hub, 3)
+    a.leave()
+    assert b.view().is_host
+
+
+def test_joining_a_running_game_makes_you_a_spectator(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 3)
+    sessions[0].start()
+    notes: list[str] = []
+    late = hub.attach(Player("key:late", "Late"), on_notice=notes.append)
+    late.join(sessions[0].view().code)
+    view = late.view()
+    assert view.my_seat is None and view.game is not None and view.spectators == 1
+    assert notes and "watching" in notes[0]
+    with pytest.raises(IllegalAction, match="spectators"):
+        late.guess(1)
+
+
+def test_no_view_ever_holds_another_seats_secret(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 4)
+    sessions[0].start()
+    seats = by_seat(sessions)
+    watcher = hub.attach(Player("key:w", "W"))
+    watcher.join(sessions[0].view().code, spectate=True)
+    table = sessions[0].table
+    state = table.state
+
+    def assert_private() -> None:
+        st = table.state
+        for seat, s in seats.items():
+            game = s.view().game
+            if st.phase in (Phase.PICKING, Phase.GUESSING, Phase.REVEALING, Phase.LEAD_REVEAL):
+                assert (game.secret is not None) == (seat == st.lead)
+                for other, guess in enumerate(game.guesses):
+                    if other != seat and other not in st.revealed:
+                        assert guess is None
+        assert watcher.view().game.secret is None or st.phase in (Phase.ROUND_OVER,
+                                                                  Phase.BEST_PLAN)
+
+    lead = seats[state.lead]
+    for column in range(4):
+        lead.pick(column, 1)
+        assert_private()
+    for seat in state.guessers:
+        seats[seat].guess(seat % 4 + 1)
+        assert_private()
+    for seat in state.guessers:
+        seats[seat].reveal("a plan")
+        assert_private()
+    lead.lead_reveal("the plan")
+    assert sessions[0].view().game.phase is Phase.ROUND_OVER
+
+
+def test_the_lead_cannot_chat_while_picking(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 3)
+    sessions[0].start()
+    seats = by_seat(sessions)
+    lead = seats[sessions[0].table.state.lead]
+    with pytest.raises(IllegalAction, match="silent"):
+        lead.chat("it's the rope!")
+    other = next(s for s in sessions if s is not lead)
+    other.chat("hmm \x1b[5mblink")
+    assert lead.view().chat[-1].text == "hmm blink"
+
+
+def test_every_session_at_the_table_is_told_of_a_change(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    calls: list[str] = []
+    a = hub.attach(Player("key:a", "A"), on_change=lambda: calls.append("a"))
+    b = hub.attach(Player("key:b", "B"), on_change=lambda: calls.append("b"))
+    outsider = hub.attach(Player("key:o", "O"), on_change=lambda: calls.append("o"))
+    code = a.create_table(NO_TIMER)
+    calls.clear()
+    b.join(code)
+    assert "a" in calls and "b" in calls
+    calls.clear()
+    b.chat("hi")
+    assert sorted(calls) == ["a", "b"]
+    assert outsider.table is None
+
+
+def test_a_seat_is_kept_when_its_player_drops_and_resumed_on_return(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 3)
+    sessions[0].start()
+    code = sessions[0].view().code
+    seat = sessions[1].seat
+    sessions[1].detach()
+    assert not sessions[0].view().seats[seat].connected
+    again = hub.attach(Player("key:1", "P1"))
+    again.join(code)
+    assert again.seat == seat and again.view().seats[seat].connected
+
+
+def test_a_keyless_guest_reclaims_their_seat_with_the_seat_code(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    host = hub.attach(Player("key:h", "H"))
+    guest = hub.attach(Player("guest:abc", "G"))
+    code = host.create_table(NO_TIMER)
+    guest.join(code)
+    host.add_bot()
+    host.start()
+    seat_code = guest.view().seat_code
+    guest.detach()
+    back = hub.attach(Player("guest:new-token", "G"))
+    with pytest.raises(IllegalAction, match="seat code"):
+        back.reclaim(code, "WRONG1")
+    back.reclaim(code, seat_code)
+    assert back.seat == 1 and back.view().seats[1].connected
+
+
+async def test_a_bot_plays_for_a_player_who_stays_away(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck, grace_seconds=0.05)
+    sessions = seat_table(hub, 3)
+    sessions[0].start()
+    table = sessions[0].table
+    lead = table.state.lead
+    by_seat(sessions)[lead].detach()
+    await asyncio.sleep(0.3)
+    assert table.seats[lead].botted
+    assert len(table.state.picks) == 4  # the bot picked for the absent lead
+    assert any(line.by_bot for line in table.log)
+
+
+async def test_a_turn_timer_never_leaves_the_table_frozen(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 3, TableOptions(turn_seconds=15))
+    sessions[0].start()
+    table = sessions[0].table
+    assert table.deadline_ms is not None and table.deadline_ms > now_ms()
+    hub._timeout(table)  # as if fifteen seconds went by
+    assert len(table.state.picks) == 1
+    assert any("time is up" in line.text for line in table.log)
+
+
+async def test_bots_play_a_whole_game_to_the_end(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    host = hub.attach(Player("key:h", "H"))
+    host.create_table(NO_TIMER)
+    for _ in range(3):
+        host.add_bot()
+    host.start()
+    table = host.table
+    seat = host.seat
+    for _ in range(400):
+        if table.status == "finished":
+            break
+        state = table.state
+        if seat in state.waiting_for() or state.phase is Phase.ROUND_OVER:
+            move = FirstRowBot("me").act(rules.view_for(state, seat))
+            if move is not None:
+                hub.submit(table, move, host)
+        await asyncio.sleep(0)
+    assert table.status == "finished"
+    assert len(table.state.history) == 8
+
+
+# --- Stop! races -----------------------------------------------------------------------
+
+
+async def test_fifty_simultaneous_shouts_give_one_holder_per_table(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck, settle_ms=30)
+    tables = []
+    for t in range(10):
+        sessions = [hub.attach(Player(f"key:{t}:{i}", f"P{i}")) for i in range(6)]
+        code = sessions[0].create_table(TableOptions(turn_seconds=0, max_seats=6))
+        for s in sessions[1:]:
+            s.join(code)
+        sessions[0].start()
+        tables.append(sessions)
+    shouters = [s for sessions in tables for s in sessions if not s.view().game.is_lead]
+    assert len(shouters) == 50
+    refusals: list[str] = []
+    for i, s in enumerate(shouters):
+        s.on_notice = refusals.append
+        s.shout(at_ms=1000.0 + i)  # all within one settle window
+    await asyncio.sleep(0.1)
+    for sessions in tables:
+        assert len(sessions[0].table.state.stop) == 1
+    assert len(refusals) == 40
+
+
+async def test_shouts_in_the_same_millisecond_share_the_token(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck, settle_ms=30)
+    sessions = seat_table(hub, 5)
+    sessions[0].start()
+    guessers = [s for s in sessions if not s.view().game.is_lead]
+    for s in guessers:
+        s.shout(at_ms=5000.0)
+    await asyncio.sleep(0.1)
+    assert sorted(sessions[0].table.state.stop) == sorted(s.seat for s in guessers)
+
+
+async def test_a_busy_session_still_wins_the_race_its_bytes_won(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck, settle_ms=60)
+    sessions = seat_table(hub, 4)
+    sessions[0].start()
+    table = sessions[0].table
+    quick, busy, _ = (by_seat(sessions)[s] for s in table.state.guessers)
+    t0 = now_ms()
+    quick.shout(at_ms=t0 + 5)  # handled first, but its bytes came later
+    await asyncio.sleep(0.02)  # the busy session's UI gets round to its key late
+    busy.shout(at_ms=t0)
+    await asyncio.sleep(0.1)
+    assert table.state.stop == (busy.seat,)
+
+
+async def test_a_pick_whose_bytes_came_after_a_shout_waits_for_the_stopper(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck, settle_ms=50)
+    sessions = seat_table(hub, 4)
+    sessions[0].start()
+    table = sessions[0].table
+    seats = by_seat(sessions)
+    lead = seats[table.state.lead]
+    shouter = seats[table.state.guessers[0]]
+    notes: list[str] = []
+    lead.on_notice = notes.append
+    t0 = now_ms()
+    shouter.shout(at_ms=t0)
+    lead.pick(0, 0, at_ms=t0 + 1)
+    await asyncio.sleep(0.12)
+    assert table.state.stop == (shouter.seat,) and table.state.picks == ()
+    assert notes and "Stop" in notes[0]
