@@ -27,8 +27,8 @@ STAMP = VENV / ".installed"
 
 def ensure_installed() -> None:
     """One venv, installed editable with the test extras; redone when pyproject changes."""
-    if sys.version_info < (3, 11):
-        sys.exit(f"Mission Impractical needs Python 3.11 or newer (this is {sys.version.split()[0]})")
+    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be started by an older python3
+        sys.exit(f"Mission Impractical needs Python 3.11+, this is {sys.version.split()[0]}")
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == digest and PY.exists():
         return
