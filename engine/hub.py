@@ -26,6 +26,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any, Protocol
 
 from engine import rules
@@ -147,6 +148,9 @@ class Journal(Protocol):
     """Where accepted commands go before anyone is told of them (see engine.journal)."""
 
     def record(self, code: str, seq: int, kind: str, payload: dict[str, Any]) -> None: ...
+
+    def game_over(self, code: str, game_no: int, seats: list[tuple[str, str]],
+                  result: dict[str, Any]) -> None: ...
 
 
 class BotFactory(Protocol):
@@ -424,6 +428,16 @@ class Hub:
         self._replaying = False
         self._codes = 0
 
+    @classmethod
+    def open(cls, data_dir: Path, **kwargs: Any) -> Hub:
+        """The server's hub: journaled in ``data_dir``, every unfinished table rebuilt."""
+        from engine.journal import open_journal
+
+        journal = open_journal(data_dir)
+        hub = cls(journal=journal, **kwargs)
+        hub.replay(journal.records())
+        return hub
+
     def _default_bot(self, seed: str) -> Any:
         from engine.bots import Bot
 
@@ -596,6 +610,9 @@ class Hub:
         if state.phase is Phase.GAME_OVER:
             table.status = "finished"
             table.deadline_ms = None
+            if self.journal is not None and not self._replaying:
+                seats = [(s.player_id, s.name) for s in table.seats]
+                self.journal.game_over(table.code, table.games, seats, rules.game_summary(state))
 
     def _log(self, table: Table, text: str, kind: str = "info", by_bot: bool = False) -> None:
         table.log.append(LogLine(text, kind, by_bot))

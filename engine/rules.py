@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
 from engine.text import PLAN_MAX, clean_text
@@ -705,3 +705,13 @@ def action_from_dict(data: dict[str, object]) -> Action:
         return cls(**fields)  # type: ignore[no-any-return]
     except TypeError as error:
         raise IllegalAction(f"malformed {cls.__name__}: {error}") from None
+
+
+def game_summary(state: State) -> dict[str, object]:
+    """A finished game as plain data: names, scores, winners and every round explained."""
+    return {
+        "players": list(state.players),
+        "scores": list(state.scores),
+        "winners": list(state.winners()),
+        "rounds": [asdict(result) for result in state.history],
+    }
