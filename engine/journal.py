@@ -1,0 +1,511 @@
+"""The durable record of accepted table commands, in SQLite (standard library only).
+
+The hub calls :meth:`SqliteJournal.record` for every table command the engine accepted,
+*before* anyone is told of it; each record is its own transaction, committed with
+``synchronous=FULL`` in WAL mode, so a record that returned survives a crash and a power
+cut. At start, :meth:`SqliteJournal.records` hands back every record of every table that is
+not closed, which :meth:`engine.hub.Hub.replay` turns back into the same tables.
+
+Finished games are stored apart (:meth:`SqliteJournal.game_over`) for the hall of fame and
+the list of recent games (see :mod:`engine.records`, the read side).
+
+The database file is never replaced: a file that is not one of ours, is damaged, or was
+written by a newer version stops the start with a :class:`JournalError` saying which file
+and what is wrong. The schema carries its version in ``PRAGMA user_version`` and moves
+forward through :data:`MIGRATIONS` (a copy of the file is kept before each upgrade).
+
+One process, one connection, one thread (the hub's event loop): a lock file next to the
+database keeps a second server off the same data directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, is_dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.rules import State
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no advisory lock, one server by trust
+    fcntl = None  # type: ignore[assignment]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DATA_DIR = Path("data")
+DB_NAME = "mission.sqlite3"
+LOCK_NAME = "mission.lock"
+APPLICATION_ID = 0x4D495353  # "MISS": marks the file as ours (PRAGMA application_id)
+SYNC_MODES = ("FULL", "NORMAL", "OFF", "EXTRA")
+QUICK_CHECK_LINES = 5  # problems quoted in the error for a damaged file
+
+Record = tuple[str, int, str, dict[str, Any]]
+"""One journal record: ``(table code, seq, kind, payload)``."""
+
+
+class JournalError(Exception):
+    """The journal cannot be opened or written; ``str(error)`` names the file and the fix."""
+
+
+# --- schema ------------------------------------------------------------------------------
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _migrate_to_v1(db: sqlite3.Connection) -> None:
+    """Version 1, the first layout: tables, their records, finished games and their seats.
+
+    ``tables`` has one row per table ever created; a code may come back after its table
+    was closed, so records hang off the table's row id, not its code. Only one table per
+    code may be open at a time.
+    """
+    for statement in (
+        f"PRAGMA application_id = {APPLICATION_ID}",
+        """CREATE TABLE tables (
+               id INTEGER PRIMARY KEY,
+               code TEXT NOT NULL,
+               created_at REAL NOT NULL,
+               closed_at REAL
+           )""",
+        "CREATE UNIQUE INDEX tables_open_code ON tables (code) WHERE closed_at IS NULL",
+        """CREATE TABLE records (
+               table_id INTEGER NOT NULL REFERENCES tables (id),
+               seq INTEGER NOT NULL,
+               kind TEXT NOT NULL,
+               payload TEXT NOT NULL,
+               at REAL NOT NULL,
+               PRIMARY KEY (table_id, seq)
+           ) WITHOUT ROWID""",
+        """CREATE TABLE games (
+               id INTEGER PRIMARY KEY,
+               table_id INTEGER NOT NULL REFERENCES tables (id),
+               code TEXT NOT NULL,
+               game_no INTEGER NOT NULL,
+               finished_at REAL NOT NULL,
+               result TEXT NOT NULL,
+               UNIQUE (table_id, game_no)
+           )""",
+        "CREATE INDEX games_finished ON games (finished_at)",
+        """CREATE TABLE game_players (
+               game_id INTEGER NOT NULL REFERENCES games (id),
+               seat INTEGER NOT NULL,
+               player_id TEXT NOT NULL,
+               name TEXT NOT NULL,
+               is_bot INTEGER NOT NULL,
+               score INTEGER NOT NULL,
+               won INTEGER NOT NULL,
+               PRIMARY KEY (game_id, seat)
+           )""",
+        "CREATE INDEX game_players_player ON game_players (player_id)",
+    ):
+        db.execute(statement)
+
+
+MIGRATIONS: list[Migration] = [_migrate_to_v1]
+"""``MIGRATIONS[v]`` moves a database from version ``v`` to ``v + 1``; append, never edit."""
+
+
+def schema_version() -> int:
+    """The version this code writes: the number of migrations."""
+    return len(MIGRATIONS)
+
+
+# --- opening ------------------------------------------------------------------------------
+
+
+def open_journal(data_dir: Path | str = DEFAULT_DATA_DIR, *, synchronous: str = "FULL",
+                 clock: Callable[[], float] = time.time) -> SqliteJournal:
+    """Open (creating on first start) the journal in ``data_dir``/``mission.sqlite3``.
+
+    Raises :class:`JournalError` when the directory cannot be made, another server holds
+    it, or the file is not a sound journal of a version this code knows. ``synchronous``
+    is for benchmarks and tests; keep ``"FULL"`` in service. ``clock`` (Unix seconds)
+    stamps records and finished games.
+    """
+    mode = synchronous.upper()
+    if mode not in SYNC_MODES:
+        raise ValueError(f"synchronous must be one of {', '.join(SYNC_MODES)}")
+    data_dir = Path(data_dir)
+    path = data_dir / DB_NAME
+    try:
+        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as error:
+        raise JournalError(f"cannot create the data directory {data_dir}: "
+                           f"{error.strerror or error}") from error
+    lock = _lock(data_dir)
+    try:
+        db = _connect(path)
+        try:
+            _check(db, path)
+            _set_modes(db, path, mode)
+            _migrate(db, path)
+        except BaseException:
+            db.close()
+            raise
+    except BaseException:
+        _unlock(lock)
+        raise
+    return SqliteJournal(db, path, lock, clock)
+
+
+def _lock(data_dir: Path) -> int | None:
+    """Hold ``mission.lock`` for as long as the journal is open: one writer per directory."""
+    if fcntl is None:  # pragma: no cover
+        return None
+    lock_path = data_dir / LOCK_NAME
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as error:
+        raise JournalError(f"cannot open the lock file {lock_path}: "
+                           f"{error.strerror or error}") from error
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
+        os.close(fd)
+        raise JournalError(f"{data_dir} is in use by another server (process {holder} holds "
+                           f"{lock_path}): stop it, or give this one another data "
+                           "directory") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+    return fd
+
+
+def _unlock(fd: int | None) -> None:
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)  # closing the descriptor releases the flock
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    if not path.exists():
+        try:  # private from the start: names, chat and key fingerprints live here
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            pass
+        except OSError as error:
+            raise JournalError(f"cannot create {path}: {error.strerror or error}") from error
+    try:
+        # autocommit: one statement is one transaction unless we BEGIN ourselves
+        return sqlite3.connect(path, isolation_level=None)
+    except sqlite3.Error as error:
+        raise JournalError(f"cannot open {path} ({error}): check its permissions") from error
+
+
+def _damaged(path: Path, what: str) -> JournalError:
+    return JournalError(f"{path} is not a valid database ({what}): "
+                        "move it away or restore a backup")
+
+
+def _check(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse, before writing a byte, a file that is not ours, is damaged or is too new."""
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        names = [row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")]
+        problems = [row[0] for row in db.execute("PRAGMA quick_check")]
+    except sqlite3.DatabaseError as error:
+        raise _damaged(path, str(error)) from error
+    if problems != ["ok"]:
+        shown = "; ".join(problems[:QUICK_CHECK_LINES])
+        more = len(problems) - QUICK_CHECK_LINES
+        raise _damaged(path, f"quick_check: {shown}" + (f"; and {more} more" if more > 0 else ""))
+    if app_id != APPLICATION_ID and (app_id != 0 or version != 0 or names):
+        raise JournalError(f"{path} is a database, but not a Mission Impractical journal "
+                           f"(application_id {app_id}, user_version {version}, tables: "
+                           f"{', '.join(names[:5]) or 'none'}): move it away")
+    if version > schema_version():
+        raise JournalError(f"{path} was written by a newer version (schema {version}; this "
+                           f"version knows up to {schema_version()}): upgrade the server, or "
+                           "restore a backup")
+
+
+def _set_modes(db: sqlite3.Connection, path: Path, synchronous: str) -> None:
+    try:
+        mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        db.execute(f"PRAGMA synchronous = {synchronous}")
+        db.execute("PRAGMA busy_timeout = 5000")
+    except sqlite3.DatabaseError as error:
+        raise JournalError(f"cannot set up {path}: {error}") from error
+    if str(mode).lower() != "wal":
+        raise JournalError(f"{path} cannot use write-ahead logging (journal_mode is {mode}); "
+                           "keep the data directory on a local disk")
+
+
+def _migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Run every migration from the file's version to ours, each in its own transaction."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    target = schema_version()
+    if version == target:
+        return
+    if version > 0:
+        _backup(db, path, version)
+    for step in range(version, target):
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            MIGRATIONS[step](db)
+            db.execute(f"PRAGMA user_version = {step + 1}")
+            db.execute("COMMIT")
+        except Exception as error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise JournalError(f"cannot upgrade {path} from schema {step} to {step + 1} "
+                               f"({error}); the file is unchanged at schema {step}") from error
+        log.info("journal %s upgraded to schema %d", path, step + 1)
+
+
+def _backup(db: sqlite3.Connection, path: Path, version: int) -> None:
+    """Before an upgrade: a consistent copy beside the file (``...sqlite3.v1.bak``)."""
+    copy = path.with_name(f"{path.name}.v{version}.bak")
+    if copy.exists():
+        return
+    try:
+        target = sqlite3.connect(copy)
+        try:
+            db.backup(target)
+        finally:
+            target.close()
+        copy.chmod(0o600)
+    except (sqlite3.Error, OSError) as error:
+        raise JournalError(f"cannot back up {path} to {copy} before upgrading it: "
+                           f"{error}") from error
+
+
+# --- the journal --------------------------------------------------------------------------
+
+
+class SqliteJournal:
+    """The hub's journal. Use it from one thread (the event loop); see :func:`open_journal`.
+
+    Every write either commits whole or raises :class:`JournalError` and changes nothing.
+    """
+
+    def __init__(self, db: sqlite3.Connection, path: Path, lock: int | None,
+                 clock: Callable[[], float]) -> None:
+        self.connection = db
+        self.path = path
+        self._lock = lock
+        self._clock = clock
+        self._closed = False
+        # code -> [table row id, last seq] of every open table: checks without reading
+        self._open: dict[str, list[int]] = {}
+        for table_id, code, last in db.execute(
+                "SELECT t.id, t.code, (SELECT MAX(seq) FROM records WHERE table_id = t.id)"
+                " FROM tables t WHERE t.closed_at IS NULL"):
+            self._open[code] = [table_id, last or 0]
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def record(self, code: str, seq: int, kind: str, payload: dict[str, Any]) -> None:
+        """Store one accepted command durably. ``seq`` must follow the table's last one
+        (``"create"`` is 1): a gap means the hub and the journal disagree, and the record is
+        refused rather than stored in a history that would replay differently."""
+        self._usable()
+        text = _encode(payload, f"the payload of {kind!r} at table {code}")
+        now = self._clock()
+        if kind == "create":
+            if code in self._open:
+                raise JournalError(f"table {code} is already open in {self.path}: a second "
+                                   "table cannot take its code until it is closed")
+            if seq != 1:
+                raise JournalError(f"table {code} must start at seq 1, not {seq}")
+            with self._write("record the creation of table " + code):
+                self.connection.execute("BEGIN IMMEDIATE")
+                cursor = self.connection.execute(
+                    "INSERT INTO tables (code, created_at) VALUES (?, ?)", (code, now))
+                table_id = cursor.lastrowid
+                assert table_id is not None
+                self.connection.execute(
+                    "INSERT INTO records (table_id, seq, kind, payload, at)"
+                    " VALUES (?, ?, ?, ?, ?)", (table_id, seq, kind, text, now))
+                self.connection.execute("COMMIT")
+            self._open[code] = [table_id, seq]
+            return
+        entry = self._open.get(code)
+        if entry is None:
+            raise JournalError(f"table {code} is not open in {self.path} (never created, or "
+                               "closed): its command cannot be recorded")
+        if seq != entry[1] + 1:
+            raise JournalError(f"table {code}: command {seq} ({kind}) does not follow "
+                               f"command {entry[1]} in {self.path}")
+        with self._write(f"record {kind} at table {code}"):
+            self.connection.execute(  # one statement in autocommit: one transaction
+                "INSERT INTO records (table_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
+                (entry[0], seq, kind, text, now))
+        entry[1] = seq
+
+    def game_over(self, code: str, game_no: int, seats: Sequence[tuple[str, str]],
+                  result: dict[str, Any]) -> bool:
+        """Store a finished game of the open table ``code`` (see :func:`game_result` for
+        ``result``). ``seats`` are ``(player_id, name)`` by seat. Idempotent: recording the
+        same ``game_no`` again stores nothing and returns False."""
+        self._usable()
+        entry = self._open.get(code)
+        if entry is None:
+            raise JournalError(f"table {code} is not open in {self.path}: cannot record its "
+                               "finished game")
+        scores, winners = result.get("scores"), result.get("winners")
+        if (not isinstance(scores, list | tuple) or len(scores) != len(seats)
+                or not all(isinstance(p, int) for p in scores)
+                or not isinstance(winners, list | tuple)
+                or not all(isinstance(w, int) and 0 <= w < len(seats) for w in winners)):
+            raise JournalError(f"table {code} game {game_no}: the result needs one integer "
+                               f"score per seat ({len(seats)}) and winners as seat numbers")
+        text = _encode(result, f"the result of game {game_no} at table {code}")
+        with self._write(f"record game {game_no} at table {code}"):
+            self.connection.execute("BEGIN IMMEDIATE")
+            cursor = self.connection.execute(
+                "INSERT OR IGNORE INTO games (table_id, code, game_no, finished_at, result)"
+                " VALUES (?, ?, ?, ?, ?)", (entry[0], code, game_no, self._clock(), text))
+            if cursor.rowcount == 0:
+                self.connection.execute("ROLLBACK")
+                return False
+            game_id = cursor.lastrowid
+            self.connection.executemany(
+                "INSERT INTO game_players (game_id, seat, player_id, name, is_bot, score, won)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, seat, pid, name, pid.startswith("bot:"), scores[seat],
+                  seat in winners) for seat, (pid, name) in enumerate(seats)])
+            self.connection.execute("COMMIT")
+        return True
+
+    def close_table(self, code: str) -> bool:
+        """Mark the open table ``code`` closed: replay skips it and its code is free again.
+        Its records and finished games stay. Returns False when no such table is open."""
+        self._usable()
+        entry = self._open.get(code)
+        if entry is None:
+            return False
+        with self._write(f"close table {code}"):
+            self.connection.execute("UPDATE tables SET closed_at = ? WHERE id = ?",
+                                    (self._clock(), entry[0]))
+        del self._open[code]
+        return True
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def records(self) -> Iterator[Record]:
+        """Every record of every open table, table by table in creation order, each table's
+        records in seq order starting with its ``"create"``: what :meth:`Hub.replay` takes.
+        A table whose records are not a whole sequence raises :class:`JournalError`."""
+        self._usable()
+        tables = self.connection.execute(
+            "SELECT id, code FROM tables WHERE closed_at IS NULL ORDER BY id").fetchall()
+        for table_id, code in tables:
+            yield from self._table(table_id, code)
+
+    def table_records(self, code: str) -> Iterator[Record]:
+        """The records of the one open table ``code`` (to rebuild it alone)."""
+        self._usable()
+        entry = self._open.get(code)
+        if entry is None:
+            raise JournalError(f"table {code} is not open in {self.path}")
+        yield from self._table(entry[0], code)
+
+    def open_tables(self) -> dict[str, int]:
+        """Code -> last seq of every open table."""
+        return {code: entry[1] for code, entry in self._open.items()}
+
+    def _table(self, table_id: int, code: str) -> Iterator[Record]:
+        rows = self.connection.execute(
+            "SELECT seq, kind, payload FROM records WHERE table_id = ? ORDER BY seq",
+            (table_id,)).fetchall()
+        for expected, (seq, kind, text) in enumerate(rows, start=1):
+            if seq != expected or (seq == 1) != (kind == "create"):
+                raise JournalError(f"{self.path}: table {code} has a broken history at "
+                                   f"record {seq} ({kind}): move the file away or restore "
+                                   "a backup")
+            try:
+                payload = json.loads(text)
+            except ValueError as error:
+                raise JournalError(f"{self.path}: table {code} record {seq} is not JSON "
+                                   f"({error})") from error
+            yield code, seq, kind, payload
+
+    # -- closing ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Fold the write-ahead log into the database file, close it, release the lock.
+        Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            busy, _, _ = self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if busy:
+                log.info("journal %s: a reader kept the checkpoint from finishing", self.path)
+        except sqlite3.Error as error:
+            log.warning("journal %s: checkpoint at close failed: %s", self.path, error)
+        finally:
+            self.connection.close()
+            _unlock(self._lock)
+            self._lock = None
+
+    def __enter__(self) -> SqliteJournal:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _usable(self) -> None:
+        if self._closed:
+            raise JournalError(f"the journal {self.path} is closed")
+
+    @contextlib.contextmanager
+    def _write(self, what: str) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as error:
+            if self.connection.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self.connection.execute("ROLLBACK")
+            raise JournalError(f"cannot {what} in {self.path}: {error}") from error
+
+
+def _encode(data: Any, what: str) -> str:
+    if not isinstance(data, dict):
+        raise JournalError(f"{what} must be a dict, not {type(data).__name__}")
+    try:
+        return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as error:
+        raise JournalError(f"{what} is not JSON-ready: {error}") from error
+
+
+# --- finished games --------------------------------------------------------------------------
+
+
+def game_result(state: State) -> dict[str, Any]:
+    """The JSON-ready result of a finished game for :meth:`SqliteJournal.game_over`:
+    ``players`` (names), ``scores`` and ``winners`` (seat numbers), ``rounds`` (each round's
+    lead, secret, task, tasks, items, guesses, plans, stop, best_plan and score ``lines``)
+    and the rules ``options``."""
+    return {
+        "players": list(state.players),
+        "scores": list(state.scores),
+        "winners": list(state.winners()),
+        "rounds": [_plain(r) for r in state.history],
+        "options": _plain(state.options),
+    }
+
+
+def _plain(value: Any) -> Any:
+    """Dataclasses to dicts and tuples to lists, recursively."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return _plain(asdict(value))
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value

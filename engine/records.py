@@ -1,0 +1,153 @@
+"""Finished games and player records: the read side of the journal's database.
+
+:class:`Records` answers the lobby's questions (hall of fame, one player's record, the
+latest games) from the ``games`` and ``game_players`` tables that
+:meth:`engine.journal.SqliteJournal.game_over` fills. In the server, share the journal's
+connection (``Records(journal.connection)``, same thread); another process (a command-line
+report) opens its own read-only connection with :func:`open_records` while the server runs.
+
+Bots (player ids starting ``"bot:"``) play in games but never enter the hall of fame.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from engine.journal import DB_NAME, DEFAULT_DATA_DIR, JournalError, schema_version
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """One person's games. ``name`` is the latest name they played under; ``names``
+    every name they used, latest first."""
+
+    player_id: str
+    name: str
+    names: tuple[str, ...]
+    games_played: int
+    games_won: int  # a shared victory counts as a win for each winner
+    total_points: int  # sum of final scores
+    last_played: datetime
+
+
+@dataclass(frozen=True)
+class GamePlayer:
+    """One seat of a finished game."""
+
+    seat: int
+    player_id: str
+    name: str
+    score: int
+    won: bool
+
+    @property
+    def is_bot(self) -> bool:
+        return self.player_id.startswith("bot:")
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A finished game, as the lobby lists it."""
+
+    code: str
+    game_no: int  # the table's game number
+    finished_at: datetime  # UTC
+    players: tuple[GamePlayer, ...]  # by seat
+    rounds: int  # rounds played
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players if p.won)
+
+
+class Records:
+    """Queries over finished games. ``connection`` is the journal's, or from
+    :func:`open_records`."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def hall_of_fame(self, limit: int = 10) -> list[PlayerRecord]:
+        """The best human players: most wins, then most points, then fewest games."""
+        rows = self.connection.execute(
+            f"{_PLAYER_TOTALS} WHERE NOT gp.is_bot GROUP BY gp.player_id"
+            " ORDER BY won DESC, points DESC, played ASC, gp.player_id"
+            " LIMIT ?", (max(0, limit),)).fetchall()
+        return [self._player(*row) for row in rows]
+
+    def player_record(self, player_id: str) -> PlayerRecord | None:
+        """``player_id``'s record, or None if they never finished a game."""
+        row = self.connection.execute(
+            f"{_PLAYER_TOTALS} WHERE gp.player_id = ? GROUP BY gp.player_id",
+            (player_id,)).fetchone()
+        return None if row is None else self._player(*row)
+
+    def recent_games(self, limit: int = 10) -> list[GameSummary]:
+        """The latest finished games, newest first."""
+        games = self.connection.execute(
+            "SELECT id, code, game_no, finished_at, result FROM games"
+            " ORDER BY finished_at DESC, id DESC LIMIT ?", (max(0, limit),)).fetchall()
+        summaries = []
+        for game_id, code, game_no, finished_at, result in games:
+            players = tuple(
+                GamePlayer(seat, pid, name, score, bool(won))
+                for seat, pid, name, score, won in self.connection.execute(
+                    "SELECT seat, player_id, name, score, won FROM game_players"
+                    " WHERE game_id = ? ORDER BY seat", (game_id,)))
+            summaries.append(GameSummary(code, game_no, _when(finished_at), players,
+                                         _rounds(result)))
+        return summaries
+
+    def close(self) -> None:
+        """Close the connection (only for one from :func:`open_records`)."""
+        self.connection.close()
+
+    def _player(self, player_id: str, played: int, won: int, points: int,
+                last: float) -> PlayerRecord:
+        names = tuple(row[0] for row in self.connection.execute(
+            "SELECT gp.name FROM game_players gp JOIN games g ON g.id = gp.game_id"
+            " WHERE gp.player_id = ? GROUP BY gp.name"
+            " ORDER BY MAX(g.finished_at) DESC, MAX(g.id) DESC", (player_id,)))
+        return PlayerRecord(player_id, names[0], names, played, won, points, _when(last))
+
+
+_PLAYER_TOTALS = (
+    "SELECT gp.player_id, COUNT(*) AS played, SUM(gp.won) AS won, SUM(gp.score) AS points,"
+    " MAX(g.finished_at) AS last FROM game_players gp JOIN games g ON g.id = gp.game_id"
+)
+
+
+def open_records(data_dir: Path | str = DEFAULT_DATA_DIR) -> Records:
+    """A read-only view of the journal in ``data_dir``, for another process than the
+    server's (WAL lets it read while the server writes). Raises :class:`JournalError` if
+    there is no journal there or its schema is not this version's."""
+    path = Path(data_dir) / DB_NAME
+    if not path.is_file():
+        raise JournalError(f"{path} does not exist: start the server once to create it")
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as error:
+        raise JournalError(f"{path} is not a valid database ({error}): move it away or "
+                           "restore a backup") from error
+    if version != schema_version():
+        db.close()
+        raise JournalError(f"{path} has schema {version}, this version reads "
+                           f"{schema_version()}: start the server once to upgrade it")
+    return Records(db)
+
+
+def _when(timestamp: float) -> datetime:
+    return datetime.fromtimestamp(timestamp, tz=UTC)
+
+
+def _rounds(result: str) -> int:
+    try:
+        rounds = json.loads(result).get("rounds", [])
+    except (ValueError, AttributeError):
+        return 0
+    return len(rounds) if isinstance(rounds, list) else 0
