@@ -1,0 +1,293 @@
+"""Bots: legal moves only, from a View only, deterministic, and good enough to play with."""
+
+from __future__ import annotations
+
+import inspect
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine.bots
+from engine.bots import Bot, plan_text, task_probabilities
+from engine.cards import Deck, load_deck, parse_deck
+from engine.rules import (
+    Action,
+    BestPlan,
+    Guess,
+    LeadReveal,
+    NextRound,
+    Options,
+    Phase,
+    Pick,
+    Reveal,
+    Shout,
+    State,
+    View,
+    apply,
+    new_game,
+    view_for,
+)
+from engine.simulate import Summary, game_seed, play_game
+from engine.text import PLAN_MAX
+
+# A tiny deck whose tags make the right answer obvious: the bar is tasks 1-4 below.
+TOY_TASKS = """\
+Secret Task | water, cold
+Decoy One | fire, food
+Decoy Two | noise, speed
+Decoy Three | rope, height
+""" + "".join(f"Spare Task {i} | soft\n" for i in range(4))
+TOY_ITEMS = """\
+Soggy Campfire Snack | water, cold, fire, food
+Ice Cube | cold, light
+Loud Rope | noise, rope
+Candle | fire, light
+Snowball | cold, water
+Frozen Kite | cold, rope, height
+Megaphone | noise
+Pancake | food
+""" + "".join(f"Spare Item {i} | sharp\n" for i in range(24))
+TOY_BAR = ("Secret Task", "Decoy One", "Decoy Two", "Decoy Three")
+TOY_GRID = (
+    ("Soggy Campfire Snack", "Ice Cube", "Loud Rope", "Candle"),
+    ("Frozen Kite", "Megaphone", "Snowball", "Pancake"),
+    ("Spare Item 0", "Spare Item 1", "Spare Item 2", "Spare Item 3"),
+    ("Spare Item 4", "Spare Item 5", "Spare Item 6", "Spare Item 7"),
+)
+
+
+@pytest.fixture(scope="module")
+def toy_deck() -> Deck:
+    return parse_deck(TOY_TASKS, TOY_ITEMS, expect_counts=False)
+
+
+def toy_state(deck: Deck, secret: int = 1, picks: tuple[int, ...] = ()) -> State:
+    """Seat 0 leads; the bar and the grid are the toy ones; ``picks`` are already down."""
+    state = new_game(["A", "B", "C", "D"], seed="toy", tasks=deck.task_names,
+                     items=deck.item_names)
+    state = replace(state, lead=0, secret=secret, tasks=TOY_BAR, grid=TOY_GRID)
+    for column, row in enumerate(picks):
+        state, _ = apply(state, Pick(0, column, row))
+    return state
+
+
+def random_move(state: State, rng: random.Random) -> Action:
+    """A legal move as a careless human might make it (Stop! sometimes, any row, any card)."""
+    match state.phase:
+        case Phase.PICKING if state.stopper_pending:
+            return Guess(state.stopper_pending[0], rng.randint(1, 4))
+        case Phase.PICKING if not state.stop and rng.random() < 0.2:
+            return Shout(rng.choice(state.guessers))
+        case Phase.PICKING:
+            return Pick(state.lead, len(state.picks), rng.randrange(4))
+        case Phase.GUESSING:
+            return Guess(rng.choice(state.waiting_for()), rng.randint(1, 4))
+        case Phase.REVEALING:
+            assert state.next_revealer is not None
+            return Reveal(state.next_revealer, "")
+        case Phase.LEAD_REVEAL:
+            return LeadReveal(state.lead)
+        case Phase.BEST_PLAN:
+            return BestPlan(state.lead, rng.choice(state.guessers))
+    return NextRound(rng.randrange(state.n))
+
+
+# --- legality --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 8])
+def test_bots_play_only_legal_actions_in_many_seeded_games(players: int) -> None:
+    deck = load_deck()
+    for game in range(8):
+        options = Options(best_plan=game % 2 == 1)
+        state, _ = play_game(players, game_seed("legal", game), deck, options)  # raises if not
+        assert state.phase is Phase.GAME_OVER
+        assert len(state.history) == state.total_rounds
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(3, 6), best_plan=st.booleans())
+def test_a_bot_always_has_a_legal_move_when_the_table_waits_for_its_seat(
+        seed: int, players: int, best_plan: bool) -> None:
+    """Random humans play; at every step each seat's bot is asked what it would do."""
+    deck = load_deck()
+    rng = random.Random(seed)
+    state = new_game([f"P{i}" for i in range(players)], seed=seed, tasks=deck.task_names,
+                     items=deck.item_names, options=Options(rounds=3, best_plan=best_plan))
+    bots = [Bot(deck, f"{seed}/{s}") for s in range(players)]
+    while state.phase is not Phase.GAME_OVER:
+        for seat, bot in enumerate(bots):
+            action = bot.act(view_for(state, seat), now_ms=0)
+            if seat in state.waiting_for():
+                assert action is not None, (state.phase, seat)
+            if action is not None:
+                assert action.seat == seat
+                apply(state, action)  # raises IllegalAction if the bot is wrong
+        state, _ = apply(state, random_move(state, rng))
+
+
+def test_bot_lead_never_picks_out_of_column_order() -> None:
+    _, records = play_game(4, "columns", load_deck())
+    picks = [(r["round"], r["column"]) for r in records if r.get("type") == "Pick"]
+    rounds = sorted({rnd for rnd, _ in picks})
+    assert [col for _, col in picks] == [0, 1, 2, 3] * len(rounds)
+
+
+def test_a_bot_does_nothing_once_the_game_is_over_or_for_a_spectator(toy_deck: Deck) -> None:
+    state = toy_state(toy_deck)
+    assert Bot(toy_deck, 1).act(view_for(state, None)) is None
+    over = replace(state, phase=Phase.GAME_OVER)
+    assert all(Bot(toy_deck, 1).act(view_for(over, s)) is None for s in range(4))
+
+
+# --- bots see a View, never the State ----------------------------------------------------
+
+
+def test_bots_never_receive_the_state() -> None:
+    hints = inspect.signature(Bot.act).parameters
+    assert hints["view"].annotation in (View, "View")
+    source = Path(engine.bots.__file__).read_text(encoding="utf-8")
+    assert "State" not in source and "view_for" not in source
+
+
+def test_a_guessers_move_is_the_same_whatever_the_hidden_secret(toy_deck: Deck) -> None:
+    for picks in [(), (1,), (1, 2), (1, 2, 0, 0)]:
+        moves = set()
+        for secret in (1, 2, 3, 4):
+            state = toy_state(toy_deck, secret=secret, picks=picks)
+            moves.add(Bot(toy_deck, "same").act(view_for(state, 2), now_ms=5))
+        assert len(moves) == 1, picks
+
+
+def test_a_bot_is_deterministic_given_its_seed_and_the_view() -> None:
+    deck = load_deck()
+    first = play_game(5, "again", deck)[1]
+    assert play_game(5, "again", deck)[1] == first
+    state = new_game(list("ABCD"), seed=3, tasks=deck.task_names, items=deck.item_names)
+    view = view_for(state, state.lead)
+    assert Bot(deck, "s").act(view) == Bot(deck, "s").act(view) == Bot(deck, "s").act(view)
+
+
+# --- the lead --------------------------------------------------------------------------
+
+
+def test_the_lead_picks_the_item_that_fits_its_task_and_not_the_decoys(toy_deck: Deck) -> None:
+    # Soggy Campfire Snack fits the secret best but fits a decoy as much; Ice Cube says it.
+    move = Bot(toy_deck, 0).act(view_for(toy_state(toy_deck), 0))
+    assert move == Pick(0, 0, TOY_GRID[0].index("Ice Cube"))
+
+
+def test_the_lead_plays_the_column_after_the_items_already_down(toy_deck: Deck) -> None:
+    move = Bot(toy_deck, 0).act(view_for(toy_state(toy_deck, picks=(1,)), 0))
+    assert move == Pick(0, 1, TOY_GRID[1].index("Snowball"))
+
+
+def test_the_lead_waits_while_a_stop_taker_hides_a_guess(toy_deck: Deck) -> None:
+    state, _ = apply(toy_state(toy_deck, picks=(1,)), Shout(2))
+    assert Bot(toy_deck, 0).act(view_for(state, 0)) is None
+    assert Bot(toy_deck, 0).act(view_for(state, 2)) == Guess(2, 1)
+
+
+# --- the guesser -----------------------------------------------------------------------
+
+
+def test_a_guesser_rates_the_task_the_items_point_to_highest(toy_deck: Deck) -> None:
+    tags = [toy_deck.card(n).tags for n in TOY_BAR]
+    grid = [[toy_deck.card(n).tags for n in column] for column in TOY_GRID]
+    probs = task_probabilities(tags, grid, (1, 2))
+    assert probs.index(max(probs)) == 0
+    assert probs[0] > 0.9
+    assert task_probabilities(tags, grid, ()) == [0.25] * 4
+
+
+def test_a_guesser_shouts_stop_only_when_sure_and_after_two_items(toy_deck: Deck) -> None:
+    bot = Bot(toy_deck, 0)
+    assert bot.act(view_for(toy_state(toy_deck, picks=(1,)), 1)) is None
+    assert bot.act(view_for(toy_state(toy_deck, picks=(1, 2)), 1), now_ms=42) == Shout(1, 42)
+    # the Soggy Campfire Snack and a Frozen Kite could be for three tasks: no bet
+    assert bot.act(view_for(toy_state(toy_deck, picks=(0, 0)), 1)) is None
+
+
+def test_a_guesser_does_not_shout_once_someone_holds_the_stop_token(toy_deck: Deck) -> None:
+    state, _ = apply(toy_state(toy_deck, picks=(1, 2)), Shout(3))
+    assert Bot(toy_deck, 0).act(view_for(state, 1)) is None
+
+
+def test_a_guesser_hides_its_best_guess_once_four_items_are_down(toy_deck: Deck) -> None:
+    state = toy_state(toy_deck, picks=(1, 2, 0, 0))
+    assert state.phase is Phase.GUESSING
+    assert Bot(toy_deck, 0).act(view_for(state, 3)) == Guess(3, 1)
+    assert Bot(toy_deck, 0).act(view_for(state, 0)) is None  # the lead does not guess
+
+
+# --- reveal, best plan, next round -----------------------------------------------------
+
+
+def play_to(state: State, deck: Deck, phase: Phase) -> State:
+    bots = [Bot(deck, s) for s in range(state.n)]
+    while state.phase is not phase:
+        seat = state.waiting_for()[0]
+        action = bots[seat].act(view_for(state, seat))
+        assert action is not None
+        state, _ = apply(state, action)
+    return state
+
+
+def test_bots_reveal_with_a_plan_made_of_the_items(toy_deck: Deck) -> None:
+    state = play_to(toy_state(toy_deck, picks=(1, 2, 0, 0)), toy_deck, Phase.ROUND_OVER)
+    plans = state.history[-1].plans
+    assert all("Ice Cube" in plan and "Snowball" in plan for plan in plans)
+
+
+def test_the_lead_names_a_correct_guesser_for_best_plan(toy_deck: Deck) -> None:
+    state = replace(toy_state(toy_deck, picks=(1, 2)), options=Options(best_plan=True))
+    state, _ = apply(state, Shout(1))
+    state, _ = apply(state, Guess(1, 4))  # a wrong bet
+    state = play_to(state, toy_deck, Phase.BEST_PLAN)
+    move = Bot(toy_deck, 0).act(view_for(state, 0))
+    assert isinstance(move, BestPlan) and move.choice in (2, 3)
+
+
+def test_any_bot_moves_on_when_the_round_is_over(toy_deck: Deck) -> None:
+    state = play_to(toy_state(toy_deck), toy_deck, Phase.ROUND_OVER)
+    assert [Bot(toy_deck, 0).act(view_for(state, s)) for s in range(4)] == [
+        NextRound(s) for s in range(4)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_a_plan_is_short_and_uses_the_items_in_order(data: st.DataObject) -> None:
+    deck = load_deck()
+    task = data.draw(st.sampled_from(deck.task_names))
+    items = data.draw(st.lists(st.sampled_from(deck.item_names), max_size=4, unique=True))
+    seed = data.draw(st.integers())
+    text = plan_text(deck, task, items, random.Random(seed))
+    assert 0 < len(text) <= PLAN_MAX
+    assert text == plan_text(deck, task, items, random.Random(seed))
+    if items:
+        assert items[0] in text
+        mentioned = [i for i in items if i in text]
+        assert sorted(mentioned, key=text.index) == mentioned
+
+
+def test_a_plan_survives_cards_from_another_deck() -> None:
+    text = plan_text(load_deck(), "task 1", ["item 1", "item 2"], random.Random(0))
+    assert "item 1" in text and len(text) <= PLAN_MAX
+
+
+# --- strength --------------------------------------------------------------------------
+
+
+def test_bot_guessers_find_the_task_80_percent_of_the_time_and_stop_bets_pay() -> None:
+    """300 seeded three-player games: 1,800 rounds (chance would be 25%)."""
+    deck = load_deck()
+    summary = Summary()
+    for game in range(300):
+        summary.add(play_game(3, game_seed("strength", game), deck)[0])
+    assert summary.guesses > 1000 and summary.stops > 500
+    assert summary.accuracy >= 0.80
+    assert summary.stop_success > 0.5
