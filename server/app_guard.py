@@ -1,0 +1,125 @@
+"""Running an app written for one terminal as one of many apps in the server's process.
+
+A Textual app assumes it owns the process. Here it does not, so before it runs:
+
+- its driver is the session's :class:`~server.driver.SSHDriver`;
+- ``print`` capture is turned off: every running app swaps ``sys.stdout``/``sys.stderr``
+  for its own and puts back what it found, which with many apps starting and stopping at
+  different times leaves the process writing into a finished app;
+- suspend (Ctrl+Z would stop the whole server), opening URLs and saving screenshots
+  (both would act on the server machine) do nothing;
+- its exit message (``app.exit(message=...)``) and crash report are kept for the session to
+  show the player, instead of being printed on the server's stderr.
+
+These are instance attributes set once per app: the app's own code is not changed, and the
+tui needs to know nothing about them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import sys
+from functools import partial
+from typing import Any
+
+from rich.console import Console, RenderableType
+from textual import constants
+from textual.app import App
+
+from server.driver import SSHDriver
+from server.terminal import SessionTerminal
+
+log = logging.getLogger(__name__)
+
+TaskFactory = Any  # what loop.get_task_factory() returns
+
+
+def configure_process(color_system: str = "truecolor") -> None:
+    """Once per process, before any app is built: one colour depth for every session.
+
+    Rich's render caches are shared by every app in the process, so all sessions use the
+    same depth. An explicit ``TEXTUAL_COLOR_SYSTEM`` in the server's environment wins.
+    """
+    if constants.COLOR_SYSTEM in (None, "auto"):
+        constants.COLOR_SYSTEM = color_system  # type: ignore[misc]
+
+
+class ExitNotes:
+    """What an app had to say as it closed: its exit message or its crash report."""
+
+    def __init__(self) -> None:
+        self.renderables: list[RenderableType] = []
+
+    def collect(self, app: App[Any]) -> None:
+        """Take the app's exit renderables (stands in for ``_print_error_renderables``)."""
+        self.renderables.extend(app._exit_renderables)
+        app._exit_renderables.clear()
+
+    def as_text(self, width: int) -> str:
+        """The exit message as terminal text, ``width`` columns wide."""
+        if not self.renderables:
+            return ""
+        buffer = io.StringIO()
+        console = Console(
+            file=buffer,
+            width=max(20, min(width, 120)),
+            force_terminal=True,
+            color_system="truecolor",
+            markup=False,
+            highlight=False,
+            emoji=False,
+            legacy_windows=False,
+        )
+        for renderable in self.renderables:
+            console.print(renderable)
+        return buffer.getvalue()
+
+
+def _ignore(*_args: object, **_kwargs: object) -> None:
+    return None
+
+
+def _refuse_screenshot(*_args: object, **_kwargs: object) -> None:
+    log.info("app asked to save a screenshot on the server; refused")
+    return None
+
+
+def guard_app(app: App[Any], terminal: SessionTerminal) -> ExitNotes:
+    """Prepare ``app`` to run on ``terminal`` inside the shared server process."""
+    app.driver_class = partial(SSHDriver, terminal=terminal)  # type: ignore[assignment]
+    # redirect_stdout(x) with x the stream already in place is a no-op, so apps starting
+    # and stopping in any order always put back the same streams.
+    app._capture_stdout = sys.stdout  # type: ignore[assignment]
+    app._capture_stderr = sys.stderr  # type: ignore[assignment]
+    app.action_suspend_process = _ignore  # type: ignore[method-assign]
+    app.open_url = _ignore  # type: ignore[method-assign]
+    app.save_screenshot = _refuse_screenshot  # type: ignore[method-assign]
+    app.deliver_screenshot = _refuse_screenshot  # type: ignore[method-assign]
+    notes = ExitNotes()
+    app._print_error_renderables = partial(notes.collect, app)  # type: ignore[method-assign]
+    return notes
+
+
+def _restore_task_factory(loop: asyncio.AbstractEventLoop, factory: TaskFactory) -> None:
+    loop.set_task_factory(factory)
+
+
+async def run_app(app: App[Any], task_factory: TaskFactory) -> None:
+    """Run ``app`` to its end on the current loop.
+
+    On Python 3.12+ ``App.run_async`` installs an eager task factory on the running loop,
+    which every session and asyncssh share. It is put back to the server's own
+    ``task_factory`` as soon as the app's first step has run, so the loop behaves the same
+    on 3.11 and later, whatever order apps start in.
+    """
+    loop = asyncio.get_running_loop()
+    loop.call_soon(_restore_task_factory, loop, task_factory)
+    await app.run_async(mouse=True)
+
+
+def crash_of(app: App[Any]) -> BaseException | None:
+    """The exception that ended ``app``, if it crashed."""
+    error = getattr(app, "_exception", None)
+    return error if isinstance(error, BaseException) else None

@@ -1,0 +1,201 @@
+"""Bytes from one SSH channel turned into Textual events, fairly.
+
+Textual's message loop does not yield while its queue has messages, so a client that
+pastes megabytes of junk must not be allowed to fill its app's queue: that would freeze
+every session on the loop. :class:`InputPump` keeps the raw bytes, parses them a small
+slice at a time on the loop, only while the app's queue is short, and pauses reading the
+channel while too much is waiting. Every event carries the arrival time of its bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+
+from textual import constants, events
+from textual._xterm_parser import XTermParser
+from textual.message import Message
+from textual.messages import InBandWindowResize
+
+from server.limits import SessionLimits
+from server.paste import PasteLimiter
+
+log = logging.getLogger(__name__)
+
+Deliver = Callable[[Message, float], None]
+"""Hands one parsed event, with its arrival time in ms, to the app."""
+
+_QUIET = object()  # marks a pause in the client's input, in stream order
+
+
+def now_ms() -> float:
+    """The clock that arrival stamps use: ``time.monotonic()`` in milliseconds."""
+    return time.monotonic() * 1000
+
+
+def _allowed(event: Message) -> bool:
+    """Sizes come only from SSH window changes, never from bytes a client can type."""
+    return not isinstance(event, events.Resize | InBandWindowResize)
+
+
+class InputPump:
+    """Parses one session's input in slices, as fast as its app keeps up and no faster."""
+
+    def __init__(
+        self,
+        limits: SessionLimits,
+        pause_reading: Callable[[], None],
+        resume_reading: Callable[[], None],
+    ) -> None:
+        self._limits = limits
+        self._pause_reading = pause_reading
+        self._resume_reading = resume_reading
+        self._loop = asyncio.get_running_loop()
+        self._chunks: deque[tuple[bytes | object, float]] = deque()
+        self._pending = 0
+        self._reading_paused = False
+        self._last_arrival = 0.0
+        self._deliver: Deliver | None = None
+        self._queue_size: Callable[[], int] = lambda: 0
+        self._step_handle: asyncio.Handle | None = None
+        self._tick_handle: asyncio.TimerHandle | None = None
+        self._tick_arrival = 0.0
+        self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        self._paste = PasteLimiter(limits.paste_max_chars)
+        self._parser = XTermParser()
+        self.bytes_parsed = 0
+
+    @property
+    def pending_bytes(self) -> int:
+        """Bytes received and not yet parsed."""
+        return self._pending
+
+    @property
+    def pastes_truncated(self) -> int:
+        """How many bracketed pastes were cut at the cap."""
+        return self._paste.truncated
+
+    def feed(self, data: bytes, arrived_ms: float | None = None) -> None:
+        """Take bytes as they arrive from the channel."""
+        arrived = now_ms() if arrived_ms is None else arrived_ms
+        if self._paste.in_paste and arrived - self._last_arrival > self._quiet_ms():
+            self._chunks.append((_QUIET, arrived))
+        self._last_arrival = arrived
+        self._chunks.append((data, arrived))
+        self._pending += len(data)
+        if self._pending >= self._limits.input_pause_bytes and not self._reading_paused:
+            self._reading_paused = True
+            self._pause_reading()
+        self._schedule()
+
+    def attach(self, deliver: Deliver, queue_size: Callable[[], int]) -> None:
+        """Start handing events to an app (input received before now is kept)."""
+        self._deliver = deliver
+        self._queue_size = queue_size
+        self._schedule()
+
+    def detach(self) -> None:
+        """Stop handing events on; anything unparsed is dropped."""
+        self._deliver = None
+        for handle in (self._step_handle, self._tick_handle):
+            if handle is not None:
+                handle.cancel()
+        self._step_handle = self._tick_handle = None
+        self._chunks.clear()
+        self._pending = 0
+        self._maybe_resume()
+
+    def _quiet_ms(self) -> float:
+        return self._limits.paste_quiet_s * 1000
+
+    def _schedule(self, delay: float = 0.0) -> None:
+        if self._step_handle is not None or self._deliver is None or not self._chunks:
+            return
+        if delay:
+            self._step_handle = self._loop.call_later(delay, self._step)
+        else:
+            self._step_handle = self._loop.call_soon(self._step)
+
+    def _step(self) -> None:
+        """Parse up to one turn's worth of slices, then yield to the other sessions."""
+        self._step_handle = None
+        limits = self._limits
+        for _ in range(limits.slices_per_turn):
+            if not self._chunks or self._deliver is None:
+                break
+            if self._queue_size() >= limits.max_app_queue:
+                self._schedule(delay=0.005)
+                self._maybe_resume()
+                return
+            self._parse_slice()
+        self._maybe_resume()
+        self._schedule()
+
+    def _parse_slice(self) -> None:
+        data, arrived = self._chunks[0]
+        if data is _QUIET:
+            self._chunks.popleft()
+            self._parse_text(self._paste.expire(), arrived)
+            return
+        assert isinstance(data, bytes)
+        size = self._limits.slice_bytes
+        piece = data[:size]
+        if len(data) > size:
+            self._chunks[0] = (data[size:], arrived)
+        else:
+            self._chunks.popleft()
+        self._pending -= len(piece)
+        self.bytes_parsed += len(piece)
+        self._parse_text(self._paste.filter(self._decode(piece)), arrived)
+
+    def _parse_text(self, text: str, arrived: float) -> None:
+        if not text:
+            return
+        try:
+            events_ = list(self._parser.feed(text))
+        except Exception:  # a malformed sequence can break Textual's parser for good
+            log.debug("input parser reset after unparsable input", exc_info=True)
+            self._parser = XTermParser()
+            events_ = []
+        self._hand_on(events_, arrived)
+        if "\x1b" in text or self._tick_handle is not None:
+            self._schedule_tick(arrived)
+
+    def _hand_on(self, parsed: list[Message], arrived: float) -> None:
+        deliver = self._deliver
+        if deliver is None:
+            return
+        for event in parsed:
+            if _allowed(event):
+                deliver(event, arrived)
+
+    def _schedule_tick(self, arrived: float) -> None:
+        """A lone Esc is only known to be one once the escape delay has passed.
+
+        The parser restarts its delay with every character of a sequence, so the tick
+        moves to one delay after the latest input.
+        """
+        self._tick_arrival = arrived
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+        self._tick_handle = self._loop.call_later(constants.ESCAPE_DELAY + 0.005, self._tick)
+
+    def _tick(self) -> None:
+        self._tick_handle = None
+        try:
+            parsed = list(self._parser.tick())
+        except Exception:
+            log.debug("input parser reset on tick", exc_info=True)
+            self._parser = XTermParser()
+            return
+        self._hand_on(parsed, self._tick_arrival)
+
+    def _maybe_resume(self) -> None:
+        if self._reading_paused and self._pending <= self._limits.input_resume_bytes:
+            self._reading_paused = False
+            self._last_arrival = now_ms()  # time spent paused is not the client's silence
+            self._resume_reading()

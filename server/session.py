@@ -1,0 +1,240 @@
+"""One SSH session: a PTY is required, the channel feeds one app, and the app's end is clean.
+
+A session either runs the app (``ssh host`` or ``ssh -t host CODE``) or says in one line
+why not and closes. Whatever happens inside the app, including a crash, stays inside this
+session: the player's terminal is restored, they are told, and nobody else notices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import Any, Protocol
+
+import asyncssh
+from textual.app import App
+
+from engine.identity import Player
+from server.app_guard import ExitNotes, TaskFactory, crash_of, guard_app, run_app
+from server.context import AppFactory, SessionContext
+from server.limits import SessionLimits
+from server.terminal import SessionTerminal
+
+log = logging.getLogger(__name__)
+
+NEEDS_TERMINAL = "Mission Impractical needs a terminal: use ssh -t"
+NOT_A_CODE = (
+    "Mission Impractical runs no commands. To join a table: ssh -t HOST CODE "
+    "(CODE is the table's 4 letters)."
+)
+SERVER_FULL = "Mission Impractical is full right now. Try again in a little while."
+CRASHED = (
+    "Sorry: the game hit a problem on the server and your session had to close.\n"
+    "Everyone else is still playing. Reconnect to carry on."
+)
+_JOIN_CODE = re.compile(r"[A-Za-z]{4}")
+
+
+def parse_join_code(command: str | None) -> tuple[bool, str | None]:
+    """``(ok, code)`` for the command string of ``ssh -t host COMMAND``.
+
+    No command is fine (no code); four letters are a table code; anything else is refused.
+    """
+    if command is None or not command.strip():
+        return True, None
+    word = command.strip()
+    if _JOIN_CODE.fullmatch(word):
+        return True, word.upper()
+    return False, None
+
+
+class SessionHost(Protocol):
+    """What a session needs from the server that accepted it."""
+
+    app_factory: AppFactory
+    limits: SessionLimits
+    task_factory: TaskFactory
+
+    def has_room(self) -> bool: ...
+
+    def session_began(self, session: GameSession) -> None: ...
+
+    def session_ended(self, session: GameSession) -> None: ...
+
+
+class GameSession(asyncssh.SSHServerSession[bytes]):
+    """The app for one player, on one SSH channel."""
+
+    def __init__(self, host: SessionHost, player: Player, peer: str) -> None:
+        self.player = player
+        self.peer = peer
+        self.join_code: str | None = None
+        self.app: App[Any] | None = None
+        self.terminal: SessionTerminal | None = None
+        self.task: asyncio.Task[None] | None = None
+        self._host = host
+        self._chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self._term_type: str | None = None
+        self._size = (80, 24)
+        self._command: str | None = None
+        self._lost = False
+        self._grace: asyncio.TimerHandle | None = None
+
+    # -- asyncssh callbacks --------------------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self._chan = chan
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
+    ) -> bool:
+        self._term_type = term_type
+        self._size = (term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self._command = command
+        return True  # accepted so that a refusal can be explained in words
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        log.info("%s: refused subsystem %r", self.peer, subsystem[:40])
+        return False
+
+    def session_started(self) -> None:
+        refusal = self._refusal()
+        if refusal is not None:
+            self._refuse(refusal)
+            return
+        assert self._chan is not None and self._term_type is not None
+        self.terminal = SessionTerminal(
+            self._chan, self._size, self._host.limits, on_stuck=self._drop_stuck_client
+        )
+        self._host.session_began(self)
+        self.task = asyncio.get_running_loop().create_task(
+            self._run(), name=f"session {self.peer} {self.player.id}"
+        )
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        if self.terminal is not None:
+            self.terminal.received(data)
+
+    def terminal_size_changed(
+        self, width: int, height: int, pixwidth: int, pixheight: int
+    ) -> None:
+        self._size = (width, height)
+        if self.terminal is not None:
+            self.terminal.resized(width, height)
+
+    def eof_received(self) -> bool:
+        return False  # the client closed its input: the session is over
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
+        if self.terminal is not None:
+            self.terminal.close()
+        self.stop(None)
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def _refusal(self) -> str | None:
+        ok, code = parse_join_code(self._command)
+        if not ok:
+            return NOT_A_CODE
+        if self._term_type is None:
+            return NEEDS_TERMINAL
+        if not self._host.has_room():
+            return SERVER_FULL
+        self.join_code = code
+        return None
+
+    def _refuse(self, message: str) -> None:
+        chan = self._chan
+        if chan is None or chan.is_closing():
+            return
+        newline = "\n" if self._term_type is None else "\r\n"
+        chan.write_stderr((message + newline).encode())
+        chan.exit(1)
+
+    def _context(self) -> SessionContext:
+        assert self.terminal is not None
+        return SessionContext(
+            player=self.player,
+            join_code=self.join_code,
+            term_type=self._term_type or "xterm",
+            size=self.terminal.size,
+            peer=self.peer,
+        )
+
+    async def _run(self) -> None:
+        assert self.terminal is not None
+        notes: ExitNotes | None = None
+        crashed = False
+        try:
+            app = self._host.app_factory(self._context())
+            notes = guard_app(app, self.terminal)
+            self.app = app
+            await run_app(app, self._host.task_factory)
+            error = crash_of(app)
+            if error is not None:
+                crashed = True
+                log.error("%s: app crashed", self.peer, exc_info=error)
+        except Exception:
+            crashed = True
+            log.exception("%s: session failed", self.peer)
+        finally:
+            self.app = None
+            self._finish(crashed, notes)
+
+    def _finish(self, crashed: bool, notes: ExitNotes | None) -> None:
+        """Restore the terminal, say goodbye, close the channel, leave the server's books."""
+        terminal, chan = self.terminal, self._chan
+        try:
+            if self._grace is not None:
+                self._grace.cancel()
+            if terminal is not None and not self._lost:
+                terminal.restore()
+                terminal.say(self._goodbye(crashed, notes, terminal.size[0]))
+            if terminal is not None:
+                terminal.close()
+            if chan is not None and not chan.is_closing():
+                chan.exit(1 if crashed else 0)
+        finally:
+            self._host.session_ended(self)
+
+    @staticmethod
+    def _goodbye(crashed: bool, notes: ExitNotes | None, width: int) -> str:
+        if crashed:
+            return CRASHED
+        return notes.as_text(width) if notes is not None else ""
+
+    def stop(self, message: str | None) -> None:
+        """End the session: the app exits showing ``message``, or is cancelled if it hangs."""
+        app, task = self.app, self.task
+        if task is None or task.done():
+            return
+        if app is not None:
+            app.exit(message=message)
+        else:
+            task.cancel()
+        if self._grace is None:
+            loop = asyncio.get_running_loop()
+            self._grace = loop.call_later(self._host.limits.exit_grace_s, self._cancel_if_running)
+
+    def _cancel_if_running(self) -> None:
+        if self.task is not None and not self.task.done():
+            log.warning("%s: app did not exit in time; cancelled", self.peer)
+            self.task.cancel()
+
+    def _drop_stuck_client(self) -> None:
+        log.info("%s: client stopped reading; disconnecting", self.peer)
+        if self._chan is not None:
+            conn = self._chan.get_extra_info("connection")
+            if conn is not None:
+                conn.abort()

@@ -1,0 +1,220 @@
+"""The SSH listener: authentication, what a connection may ask for, and every live session.
+
+Build one with :func:`start_server`; it returns a :class:`GameServer` that knows its port,
+its host key fingerprint and its sessions, and that shuts down gracefully with
+:meth:`GameServer.close`.
+
+A connection may open sessions (a shell, or ``ssh -t host CODE``) and nothing else: no
+SFTP or SCP, no port, agent or X11 forwarding. Environment variables a client sends are
+never read: the terminal type comes from the PTY request only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from server.algorithms import algorithm_options
+from server.app_guard import TaskFactory, configure_process
+from server.auth import AccessPolicy, Identity, fingerprint
+from server.context import AppFactory
+from server.host_keys import DEFAULT_HOST_KEY, load_or_create_host_key
+from server.limits import SessionLimits
+from server.session import GameSession
+
+log = logging.getLogger(__name__)
+
+RESTARTING = "The Mission Impractical server is restarting. Reconnect in a minute to carry on."
+SERVER_VERSION = "MissionImpractical_0.1"
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything :func:`start_server` needs besides the app factory."""
+
+    host: str = ""
+    """Address to listen on; ``""`` is every address."""
+    port: int = 2222
+    """Port to listen on; 0 picks a free one (see :attr:`GameServer.port`)."""
+    host_key_path: Path = DEFAULT_HOST_KEY
+    access: AccessPolicy = field(default_factory=AccessPolicy)
+    limits: SessionLimits = field(default_factory=SessionLimits)
+    max_sessions: int = 300
+    login_timeout_s: float = 20.0
+    keepalive_interval_s: float = 15.0
+    keepalive_count_max: int = 4
+    color_system: str = "truecolor"
+
+
+class _Connection(asyncssh.SSHServer):
+    """One client connection: authenticates it and opens its sessions."""
+
+    def __init__(self, game: GameServer) -> None:
+        self._game = game
+        self._identity = Identity()
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._peer = "?"
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self._peer = f"{peer[0]}:{peer[1]}"
+        self._game.connections.add(conn)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._conn is not None:
+            self._game.connections.discard(self._conn)
+
+    def begin_auth(self, username: str) -> bool:
+        self._identity.username = username
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return self._game.config.access.keys_accepted
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        key_fingerprint = fingerprint(key)
+        if not self._game.config.access.key_allowed(key_fingerprint):
+            return False
+        self._identity.proved_key(key_fingerprint)
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        access = self._game.config.access
+        return access.open_to_guests or access.password is not None
+
+    def get_kbdint_challenge(
+        self, username: str, lang: str, submethods: str
+    ) -> bool | tuple[str, str, str, list[tuple[str, bool]]]:
+        if self._game.config.access.open_to_guests:
+            self._identity.proved_nothing()
+            return True
+        return ("Mission Impractical", "", "", [("Password: ", False)])
+
+    def validate_kbdint_response(self, username: str, responses: list[str]) -> bool:
+        return len(responses) == 1 and self._password_ok(responses[0])
+
+    def password_auth_supported(self) -> bool:
+        return self._game.config.access.password is not None
+
+    def validate_password(self, username: str, password: str) -> bool:
+        return self._password_ok(password)
+
+    def _password_ok(self, attempt: str) -> bool:
+        if self._game.config.access.password_ok(attempt):
+            self._identity.proved_nothing()
+            return True
+        return False
+
+    def session_requested(self) -> GameSession:
+        return GameSession(self._game, self._identity.player(), self._peer)
+
+    # connection_requested, server_requested (port forwarding), unix_*, tun/tap:
+    # asyncssh's defaults refuse them all.
+
+
+class GameServer:
+    """A running server: its listener, connections and sessions."""
+
+    def __init__(self, app_factory: AppFactory, config: ServerConfig, host_key: Any) -> None:
+        self.app_factory = app_factory
+        self.config = config
+        self.limits = config.limits
+        self.host_key_fingerprint: str = fingerprint(host_key)
+        self.sessions: set[GameSession] = set()
+        self.connections: set[asyncssh.SSHServerConnection] = set()
+        self.task_factory: TaskFactory = asyncio.get_running_loop().get_task_factory()
+        self._host_key = host_key
+        self._listener: asyncssh.SSHAcceptor | None = None
+        self._closing = False
+
+    async def _listen(self) -> None:
+        config = self.config
+        self._listener = await asyncssh.listen(
+            config.host,
+            config.port,
+            server_factory=lambda: _Connection(self),
+            server_host_keys=[self._host_key],
+            server_version=SERVER_VERSION,
+            config=None,
+            encoding=None,
+            line_editor=False,
+            allow_pty=True,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_scp=False,
+            sftp_factory=None,
+            host_based_auth=False,
+            gss_kex=False,
+            gss_auth=False,
+            login_timeout=config.login_timeout_s,
+            keepalive_interval=config.keepalive_interval_s,
+            keepalive_count_max=config.keepalive_count_max,
+            reuse_address=True,
+            **algorithm_options(),
+        )
+
+    @property
+    def port(self) -> int:
+        """The port the server listens on."""
+        assert self._listener is not None
+        return self._listener.get_port()
+
+    @property
+    def addresses(self) -> list[tuple[str, int]]:
+        """``(address, port)`` of each listening socket."""
+        assert self._listener is not None
+        return [(addr[0], addr[1]) for addr in self._listener.get_addresses()]
+
+    @property
+    def live_apps(self) -> int:
+        """Sessions whose app is running right now."""
+        return sum(1 for session in self.sessions if session.app is not None)
+
+    # -- SessionHost -----------------------------------------------------------------------
+
+    def has_room(self) -> bool:
+        return not self._closing and len(self.sessions) < self.config.max_sessions
+
+    def session_began(self, session: GameSession) -> None:
+        self.sessions.add(session)
+        log.info("%s: %s joined (%d playing)", session.peer, session.player.id, len(self.sessions))
+
+    def session_ended(self, session: GameSession) -> None:
+        self.sessions.discard(session)
+        log.info("%s: %s left (%d playing)", session.peer, session.player.id, len(self.sessions))
+
+    # -- shutdown --------------------------------------------------------------------------
+
+    async def close(self, message: str = RESTARTING, timeout: float = 5.0) -> None:
+        """Stop listening, end every session showing ``message``, close every connection."""
+        self._closing = True
+        if self._listener is not None:
+            self._listener.close()
+        tasks = [session.task for session in self.sessions if session.task is not None]
+        for session in list(self.sessions):
+            session.stop(message)
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+        for conn in list(self.connections):
+            conn.close()
+        waits = [asyncio.ensure_future(conn.wait_closed()) for conn in self.connections]
+        if waits:
+            await asyncio.wait(waits, timeout=timeout)
+        if self._listener is not None:
+            await asyncio.wait_for(self._listener.wait_closed(), timeout)
+
+
+async def start_server(app_factory: AppFactory, config: ServerConfig | None = None) -> GameServer:
+    """Listen for players; each session runs ``app_factory(context)`` on this loop."""
+    config = config or ServerConfig()
+    configure_process(config.color_system)
+    host_key = load_or_create_host_key(config.host_key_path)
+    server = GameServer(app_factory, config, host_key)
+    await server._listen()
+    return server
