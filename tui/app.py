@@ -1,0 +1,226 @@
+"""MissionApp: what one connected person runs, from the lobby to the last round.
+
+The SSH server builds one ``MissionApp(hub, player, join_code)`` per session and runs it on
+the shared loop; tests build it the same way. The app attaches to the hub when it loads and
+detaches exactly once when it unmounts (a seat in a game in progress is kept for them).
+
+Screens: the lobby is the bottom of the stack. While the player is at a table, one *stage*
+screen sits over it: the table setup, the game, or the results, chosen from the table's
+status every time the hub says something changed. The "terminal too small" screen covers
+everything while the terminal is under 80x24; routing waits until it is gone.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol
+
+from rich.text import Text
+from textual import events
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from engine.hub import Hub, Session, TableView
+from engine.identity import Player
+from tui.end_screen import EndScreen
+from tui.help import HelpScreen
+from tui.lobby_screen import LobbyScreen
+from tui.messages import HubChanged, HubNotice, ShowSetup, attempt
+from tui.table_screen import TableScreen
+from tui.too_small import TooSmallScreen, too_small
+
+STAGE_OF_STATUS = {"lobby": "table", "playing": "game", "finished": "end"}
+
+
+class Stage(Protocol):
+    """A screen that shows one table: it is handed every new view of it."""
+
+    def show(self, view: TableView) -> None: ...
+
+
+class MissionApp(App[str | None]):
+    """One player's terminal. ``join_code`` lands them straight at that table."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Mission Impractical"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("question_mark", "help", "Help"),
+        Binding("f1", "help", "Help", show=False),
+        Binding("ctrl+c", "help_quit", show=False, system=True),
+    ]
+
+    def __init__(self, hub: Hub, player: Player, join_code: str | None = None, *,
+                 invite: str = "ssh -t host") -> None:
+        super().__init__()
+        self.hub = hub
+        self.player = player
+        self.join_code = join_code
+        self.invite = invite  # how friends reach this server, shown beside a table's code
+        self.session: Session | None = None
+        self.lobby_screen: LobbyScreen | None = None
+        self.stage: Screen[Any] | None = None
+        self.stage_kind: str | None = None
+        self._want_setup = False  # between games: the table setup instead of the results
+        self._too_small: TooSmallScreen | None = None
+        self._started = False
+        self._route_pending = False
+        self._detached = False
+
+    # -- life cycle -------------------------------------------------------------------------
+
+    def on_load(self) -> None:
+        self.session = self.hub.attach(self.player, on_change=self._hub_changed,
+                                       on_notice=self._hub_notice)
+        self.lobby_screen = LobbyScreen(self.session)
+
+    def get_default_screen(self) -> Screen[Any]:
+        assert self.lobby_screen is not None
+        return self.lobby_screen
+
+    async def on_mount(self) -> None:
+        self._started = True
+        if self.join_code:
+            code = self.join_code.strip().upper()
+            if not attempt(self, self._session.join, code):
+                assert self.lobby_screen is not None
+                self.lobby_screen.say(f"No table has the code {code!r}: pick one below, "
+                                      "type another code, or press c to create a table.")
+        if too_small(self.size):
+            await self._cover(self.size)
+        else:
+            await self._route()
+
+    def on_unmount(self) -> None:
+        self._detach()
+
+    def _detach(self) -> None:
+        if self.session is not None and not self._detached:
+            self._detached = True
+            self.session.detach()
+
+    def exit_with_message(self, text: str) -> None:
+        """Close the app and leave ``text`` for the server to print once the terminal is
+        restored: it becomes the app's return value and its exit message."""
+        self.exit(result=text, message=Text(text))
+
+    @property
+    def _session(self) -> Session:
+        assert self.session is not None, "the app attaches to the hub when it loads"
+        return self.session
+
+    # -- from the hub (any app's code may be running: only post messages) -------------------
+
+    def _hub_changed(self) -> None:
+        self.post_message(HubChanged().set_sender(self))
+
+    def _hub_notice(self, text: str) -> None:
+        self.post_message(HubNotice(text).set_sender(self))
+
+    async def on_hub_changed(self, _message: HubChanged) -> None:
+        await self._route()
+
+    def on_hub_notice(self, message: HubNotice) -> None:
+        self.notify(message.text, markup=False)
+
+    async def on_show_setup(self, message: ShowSetup) -> None:
+        self._want_setup = message.setup
+        await self._route()
+
+    # -- routing: which screen shows the player's table -------------------------------------
+
+    async def _route(self) -> None:
+        if self._too_small is not None or not self._started or self.session is None:
+            self._route_pending = True
+            return
+        self._route_pending = False
+        view = self.session.view()
+        if view is None or view.status != "finished":
+            self._want_setup = False
+        if view is None:
+            await self._clear_stage()
+            assert self.lobby_screen is not None
+            self.lobby_screen.show_tables(self.session.lobby())
+            return
+        kind = STAGE_OF_STATUS.get(view.status, "table")
+        if kind == "end" and self._want_setup:
+            kind = "table"
+        if kind != self.stage_kind or self.stage is None:
+            await self._clear_stage()
+            self.stage, self.stage_kind = self._new_stage(kind), kind
+            await self.push_screen(self.stage)
+        stage: Any = self.stage
+        stage.show(view)
+
+    def _new_stage(self, kind: str) -> Screen[Any]:
+        if kind == "game":
+            from tui.game_screen import GameScreen  # written beside this app
+
+            return GameScreen(self._session)
+        if kind == "end":
+            return EndScreen(self._session)
+        return TableScreen(self._session, invite=self.invite)
+
+    async def _clear_stage(self) -> None:
+        """Back to the lobby: close the stage screen and anything opened over it."""
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+        self.stage, self.stage_kind = None, None
+
+    # -- terminal size ------------------------------------------------------------------------
+
+    async def on_resize(self, event: events.Resize) -> None:
+        if not self._started:
+            return  # on_mount looks at the size
+        if too_small(event.size):
+            await self._cover(event.size)
+        elif self._too_small is not None:
+            cover, self._too_small = self._too_small, None
+            while cover in self.screen_stack:
+                await self.pop_screen()
+            if self._route_pending:
+                await self._route()
+
+    async def _cover(self, size: Any) -> None:
+        if self._too_small is None:
+            self._too_small = TooSmallScreen(size)
+            await self.push_screen(self._too_small)
+        else:
+            self._too_small.show_size(size)
+
+    # -- app-wide keys ------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "help":
+            return not isinstance(self.screen, HelpScreen | TooSmallScreen)
+        return True
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.keys_of(self.screen), getattr(self.screen, "TITLE", "")
+                                    or ""))
+
+    def keys_of(self, screen: Screen[Any]) -> list[tuple[str, str]]:
+        """The keys that work on ``screen`` now, with what they do: its own bindings, the
+        app's, and those a focused widget puts in the footer. Keys that do the same thing
+        share a line ("esc, q")."""
+        by_description: dict[str, list[str]] = {}
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            own = active.node is screen or active.node is self
+            if (not binding.description or binding.system or not (own or binding.show)
+                    or binding.action.endswith("copy_text")):
+                continue
+            shown = by_description.setdefault(binding.description, [])
+            key = self.get_key_display(binding)
+            if key not in shown:
+                shown.append(key)
+        return [(", ".join(keys), description) for description, keys in by_description.items()]
+
+    # -- things that would act on the server machine, not the player's ----------------------
+
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        self.notify("links cannot be opened from here", severity="warning")
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        self.notify("use your terminal to take a screenshot", severity="warning")

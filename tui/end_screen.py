@@ -1,0 +1,166 @@
+"""After the last round: who won, how every round went, and what next."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from engine.hub import Session, TableView
+from engine.rules import RoundResult, View
+from tui.messages import ShowSetup, attempt
+
+
+def names_together(names: Sequence[str]) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def verdict(game: View) -> Text:
+    """The headline: one winner, or a shared victory."""
+    winners = [game.players[s] for s in game.winners()]
+    top = max(game.scores)
+    points = f"{top} point{'s' if top != 1 else ''}"
+    if len(winners) == 1:
+        return Text.assemble((winners[0], "bold"), f" wins with {points}!")
+    return Text.assemble((names_together(winners), "bold"), f" share the victory with {points}!")
+
+
+def ranking(game: View) -> Text:
+    """Standings with shared places: 1. Ann 5 / 1. Bob 5 / 3. Cy 2."""
+    order = sorted(range(len(game.players)), key=lambda s: (-game.scores[s], s))
+    width = max(len(name) for name in game.players)
+    text = Text()
+    place = 0
+    for n, seat in enumerate(order):
+        if n == 0 or game.scores[seat] != game.scores[order[n - 1]]:
+            place = n + 1
+        if n:
+            text.append("\n")
+        style = "bold" if place == 1 else ""
+        text.append(f"{place}. ", style=style)
+        text.append(game.players[seat].ljust(width), style=style)
+        text.append(f" {game.scores[seat]:>3}", style=style)
+        if seat == game.seat:
+            text.append("  you", style="dim")
+    return text
+
+
+def round_story(result: RoundResult, players: Sequence[str]) -> Text:
+    """One round in four or five lines: lead and mission, items, guesses, points."""
+    text = Text()
+    text.append(f"Round {result.round}", style="bold")
+    text.append(" · lead ")
+    text.append(players[result.lead], style="bold")
+    text.append(f" · mission {result.secret}: ")
+    text.append(result.task, style="italic")
+    text.append("\n  Items: ")
+    text.append(" · ".join(result.items))
+    text.append("\n  Guesses: ")
+    guesses = [s for s, g in enumerate(result.guesses) if g is not None and s != result.lead]
+    for n, seat in enumerate(guesses):
+        if n:
+            text.append(" · ")
+        card = result.guesses[seat]
+        right = card == result.secret
+        text.append(players[seat])
+        text.append(f" {card} ")
+        text.append("right" if right else "wrong", style="green" if right else "red")
+        if seat in result.stop:
+            text.append(" (Stop!)", style="bold")
+    if not guesses:
+        text.append("none")
+    if result.best_plan is not None:
+        text.append("\n  Best plan: ")
+        text.append(players[result.best_plan])
+    text.append("\n  Points: ")
+    lines = [line for line in result.lines if line.points or "stop" in line.reason]
+    for n, line in enumerate(lines):
+        if n:
+            text.append(" · ")
+        text.append(players[line.seat])
+        text.append(f" {line.points:+d} {line.reason}" if line.points else f" ±0 {line.reason}")
+    if not lines:
+        text.append("nobody scored")
+    return text
+
+
+class EndScreen(Screen[None]):
+    """The final ranking and a round-by-round breakdown; rematch or back to the lobby."""
+
+    TITLE = "Game over"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "rematch", "Rematch"),
+        Binding("o", "setup", "Table setup"),
+        Binding("l", "leave", "Back to lobby"),
+        Binding("escape", "leave", "Back to lobby", show=False),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.view: TableView | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="title-bar", markup=False)
+        yield Static("", id="verdict")
+        with Horizontal(id="end-body"):
+            with Vertical(id="ranking-box"):
+                yield Static("Final ranking", classes="box-title")
+                yield Static("", id="ranking")
+            with VerticalScroll(id="rounds"):
+                yield Static("Round by round", classes="box-title")
+                yield Static("", id="round-list")
+        yield Static("", id="end-status", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#rounds").focus()
+        if self.view is not None:
+            view, self.view = self.view, None
+            self.show(view)
+
+    def show(self, view: TableView) -> None:
+        """Bring the screen up to date with ``view``."""
+        old, self.view = self.view, view
+        if not self.is_mounted:
+            return
+        game = view.game
+        if game is not None and (old is None or old.game != game):
+            self.query_one("#title-bar", Static).update(
+                f"Mission Impractical  ·  table {view.code}  ·  game over")
+            self.query_one("#verdict", Static).update(verdict(game))
+            self.query_one("#ranking", Static).update(ranking(game))
+            stories = Text("\n\n").join(round_story(r, game.players) for r in game.history)
+            self.query_one("#round-list", Static).update(
+                stories if game.history else Text("The game ended before a round was scored."))
+        if view.is_host:
+            status = "Press r for a rematch with the same seats, o to change the table first."
+        else:
+            host = next((s.name for s in view.seats if s.is_host), "")
+            status = (f"Waiting for the host{f' ({host})' if host else ''} to start a rematch."
+                      if view.my_seat is not None else "You watched this game.")
+        self.query_one("#end-status", Static).update(status)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rematch":
+            return self.view is None or self.view.is_host
+        return True
+
+    def action_rematch(self) -> None:
+        attempt(self, self.session.start)
+
+    def action_setup(self) -> None:
+        self.app.post_message(ShowSetup(True))
+
+    def action_leave(self) -> None:
+        attempt(self, self.session.leave)

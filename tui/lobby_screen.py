@@ -1,0 +1,199 @@
+"""The lobby: who you are, the open tables, and the ways to sit down at one."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Label, Static
+
+from engine.hub import Session, TableOptions, TableSummary
+from engine.text import NAME_MAX
+from tui.messages import attempt
+
+STATUS_WORDS = {"lobby": "waiting", "playing": "playing", "finished": "game over"}
+
+
+def quiet_input(**kwargs: Any) -> Input:
+    """A one-line Input whose cursor does not blink (a blink costs CPU per idle session)."""
+    widget = Input(compact=True, select_on_focus=False, **kwargs)
+    widget.cursor_blink = False
+    return widget
+
+
+class TableList(DataTable[Text | str]):
+    """The open tables, one row each, keyed by table code."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Join", show=True),
+    ]
+
+
+class LobbyScreen(Screen[None]):
+    """The first screen: the app lays its table screens over this one."""
+
+    TITLE = "Lobby"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "create", "Create table"),
+        Binding("w", "watch", "Watch"),
+        Binding("j", "focus_code", "Join by code"),
+        Binding("n", "focus_name", "Rename"),
+        Binding("q", "app.quit", "Quit"),
+        Binding("escape", "back_to_list", "Back to the list", show=False),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self._shown: tuple[TableSummary, ...] | None = None
+        self._message = ""
+        self._ready = False  # columns are in place
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static("Mission Impractical  [dim]·  the lobby[/dim]", id="title-bar")
+        with Horizontal(id="name-row", classes="form-row"):
+            yield Label("Your agent name", classes="form-label")
+            yield quiet_input(value=self.session.player.name, max_length=NAME_MAX,
+                              placeholder="your name", id="name")
+        yield Static(self._message, id="lobby-message", markup=False)
+        with Vertical(id="tables-box"):
+            yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
+            yield Static("No tables yet: press c to create one, then tell your friends "
+                         "its code.", id="no-tables")
+        with Horizontal(id="code-row", classes="form-row"):
+            yield Label("Table code", classes="form-label")
+            yield quiet_input(max_length=4, placeholder="ABCD", id="code")
+            yield Label("Seat code (to come back)", classes="form-label", id="seat-code-label")
+            yield quiet_input(max_length=6, placeholder="guests", id="seat-code")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        tables = self.query_one(TableList)
+        tables.add_column("Code", key="code", width=4)
+        tables.add_column("Host", key="host", width=16)
+        tables.add_column("Seats", key="seats", width=5)
+        tables.add_column("Status", key="status", width=9)
+        tables.add_column("Players", key="players")
+        self._ready = True
+        self.show_tables(self.session.lobby())
+        tables.focus()
+
+    # -- attributes down ------------------------------------------------------------------
+
+    def show_tables(self, summaries: tuple[TableSummary, ...]) -> None:
+        """Show the hub's list of tables (cheap when nothing changed)."""
+        if not self._ready:
+            return  # on_mount reads the list
+        if summaries == self._shown:
+            return
+        self._shown = summaries
+        tables = self.query_one(TableList)
+        selected = self._selected_code()
+        tables.clear()
+        for t in summaries:
+            tables.add_row(
+                t.code,
+                Text(t.host),
+                f"{t.seated}/{t.max_seats}",
+                STATUS_WORDS.get(t.status, t.status),
+                Text(", ".join(t.names)),
+                key=t.code,
+            )
+        codes = [t.code for t in summaries]
+        if selected in codes:
+            tables.move_cursor(row=codes.index(selected), animate=False)
+        self.query_one("#no-tables").display = not summaries
+        tables.display = bool(summaries)
+
+    def say(self, text: str) -> None:
+        """A line above the list that stays until the next one (e.g. an unknown code)."""
+        self._message = text
+        if self.is_mounted:
+            self.query_one("#lobby-message", Static).update(text)
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _selected_code(self) -> str | None:
+        tables = self.query_one(TableList)
+        if not tables.row_count:
+            return None
+        try:
+            key = tables.coordinate_to_cell_key(tables.cursor_coordinate).row_key
+        except Exception:  # the cursor is outside the rows
+            return None
+        return None if key.value is None else str(key.value)
+
+    def _rename(self) -> None:
+        field = self.query_one("#name", Input)
+        if field.value.strip() == self.session.player.name:
+            return
+        attempt(self, self.session.rename, field.value)
+        field.value = self.session.player.name
+
+    # -- actions ---------------------------------------------------------------------------
+
+    @on(DataTable.RowSelected, "#tables")
+    def _join_selected(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self.say("")
+            attempt(self, self.session.join, str(event.row_key.value))
+
+    def action_watch(self) -> None:
+        code = self._selected_code()
+        if code is None:
+            self.app.notify("no table to watch yet", severity="warning")
+            return
+        self.say("")
+        attempt(self, self.session.join, code, spectate=True)
+
+    def action_create(self) -> None:
+        self._rename()
+        self.say("")
+        attempt(self, self.session.create_table, TableOptions())
+
+    def action_focus_code(self) -> None:
+        self.query_one("#code", Input).focus()
+
+    def action_focus_name(self) -> None:
+        self.query_one("#name", Input).focus()
+
+    def action_back_to_list(self) -> None:
+        if isinstance(self.focused, Input):
+            if self.focused.id == "name":
+                self.focused.value = self.session.player.name
+            self.query_one(TableList).focus()
+
+    @on(Input.Submitted, "#name")
+    def _name_submitted(self) -> None:
+        self._rename()
+        self.query_one(TableList).focus()
+
+    @on(Input.Blurred, "#name")
+    def _name_left(self) -> None:
+        self._rename()
+
+    @on(Input.Submitted, "#code")
+    @on(Input.Submitted, "#seat-code")
+    def _code_submitted(self) -> None:
+        code = self.query_one("#code", Input).value.strip()
+        seat_code = self.query_one("#seat-code", Input).value.strip()
+        if not code:
+            self.app.notify("type the table's four-letter code first", severity="warning")
+            self.query_one("#code", Input).focus()
+            return
+        self.say("")
+        if seat_code:
+            done = attempt(self, self.session.reclaim, code, seat_code)
+        else:
+            done = attempt(self, self.session.join, code)
+        if done:
+            self.query_one("#code", Input).value = ""
+            self.query_one("#seat-code", Input).value = ""
+            self.query_one(TableList).focus()

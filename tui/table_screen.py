@@ -1,0 +1,364 @@
+"""A table before its game (and between games): seats, options, and the start."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Label, Select, Static, Switch
+
+from engine.hub import MAX_SEATS, Session, TableOptions, TableView
+from engine.rules import MIN_PLAYERS, ROUNDS_BY_PLAYERS
+from tui.lobby_screen import quiet_input
+from tui.messages import ShowSetup, attempt
+
+# A 3x5 pixel font drawn with half blocks, two columns per pixel: codes read from afar.
+_GLYPHS = {
+    "A": (".#.", "#.#", "###", "#.#", "#.#"), "B": ("##.", "#.#", "##.", "#.#", "##."),
+    "C": (".##", "#..", "#..", "#..", ".##"), "D": ("##.", "#.#", "#.#", "#.#", "##."),
+    "E": ("###", "#..", "##.", "#..", "###"), "F": ("###", "#..", "##.", "#..", "#.."),
+    "G": (".##", "#..", "#.#", "#.#", ".##"), "H": ("#.#", "#.#", "###", "#.#", "#.#"),
+    "J": ("..#", "..#", "..#", "#.#", ".#."), "K": ("#.#", "#.#", "##.", "#.#", "#.#"),
+    "L": ("#..", "#..", "#..", "#..", "###"), "M": ("#.#", "###", "###", "#.#", "#.#"),
+    "N": ("##.", "#.#", "#.#", "#.#", "#.#"), "P": ("##.", "#.#", "##.", "#..", "#.."),
+    "Q": (".#.", "#.#", "#.#", "##.", ".##"), "R": ("##.", "#.#", "##.", "#.#", "#.#"),
+    "S": (".##", "#..", ".#.", "..#", "##."), "T": ("###", ".#.", ".#.", ".#.", ".#."),
+    "U": ("#.#", "#.#", "#.#", "#.#", "###"), "V": ("#.#", "#.#", "#.#", "#.#", ".#."),
+    "W": ("#.#", "#.#", "###", "###", "#.#"), "X": ("#.#", "#.#", ".#.", "#.#", "#.#"),
+    "Y": ("#.#", "#.#", ".#.", ".#.", ".#."), "Z": ("###", "..#", ".#.", "#..", "###"),
+}
+_HALF = {("#", "#"): "█", ("#", "."): "▀", (".", "#"): "▄", (".", "."): " "}
+_BLANK = ("...",) * 5
+
+
+def big_code(code: str) -> str:
+    """``code`` in letters three lines high (unknown characters come out blank)."""
+    lines = []
+    for row in range(3):
+        cells = []
+        for ch in code.upper():
+            glyph = (*_GLYPHS.get(ch, _BLANK), "...")
+            top, bottom = glyph[2 * row], glyph[2 * row + 1]
+            cells.append("".join(_HALF[a, b] * 2 for a, b in zip(top, bottom, strict=True)))
+        lines.append("  ".join(cells))
+    return "\n".join(lines)
+
+
+def rounds_label(options: TableOptions, seated: int) -> str:
+    """How long the game will be, in words."""
+    if options.rounds == 0:
+        return "endless (the host ends it)"
+    if options.rounds is not None:
+        return f"{options.rounds} rounds"
+    total = ROUNDS_BY_PLAYERS.get(seated, max(seated, MIN_PLAYERS))
+    return f"{total} rounds for {seated} agents" if seated >= MIN_PLAYERS else "by player count"
+
+
+_ROUND_CHOICES: tuple[tuple[str, str], ...] = (
+    ("by player count", "auto"),
+    ("endless", "endless"),
+    *((f"{n} round{'s' if n > 1 else ''}", str(n)) for n in range(1, 31)),
+)
+
+
+def _rounds_value(rounds: int | None) -> str:
+    return "auto" if rounds is None else "endless" if rounds == 0 else str(rounds)
+
+
+def _rounds_from(value: object) -> int | None:
+    if value == "endless":
+        return 0
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None
+
+
+class SeatList(DataTable[Text | str]):
+    """The seats, in play order; empty seats show as such."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "screen.start", "Start game", show=False),
+    ]
+
+
+class TableScreen(Screen[None]):
+    """Seats and options of the player's table while no game runs. The host runs it."""
+
+    TITLE = "Table"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("g", "start", "Start game"),
+        Binding("b", "add_bot", "Add bot"),
+        Binding("x", "remove_seat", "Remove seat"),
+        Binding("s", "sit", "Take a seat"),
+        Binding("r", "results", "Results"),
+        Binding("escape", "back", "Leave table"),
+        Binding("q", "leave", "Leave table", show=False),
+    ]
+
+    def __init__(self, session: Session, *, invite: str = "ssh -t host") -> None:
+        super().__init__()
+        self.session = session
+        self.invite = invite
+        self.view: TableView | None = None
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="title-bar", markup=False)
+        with Horizontal(id="table-body"):
+            with Vertical(id="table-left"):
+                yield Static("", id="big-code", markup=False)
+                yield Static("", id="invite", markup=False)
+                yield SeatList(id="seats", cursor_type="row", show_header=False)
+                yield Static("", id="watchers", markup=False)
+                yield Static("", id="seat-code", markup=False)
+            with Vertical(id="table-right"):
+                yield Static("Options", id="options-title")
+                with Grid(id="options"):
+                    yield Label("Rounds")
+                    yield Select(_ROUND_CHOICES, allow_blank=False, value="auto",
+                                 id="opt-rounds", compact=True)
+                    yield Label("Best plan")
+                    with Horizontal(classes="switch-row"):
+                        yield Switch(animate=False, id="opt-best-plan")
+                        yield Label("", classes="hint", id="hint-best-plan")
+                    yield Label("Turn timer")
+                    with Horizontal(classes="switch-row"):
+                        yield quiet_input(type="integer", max_length=3, id="opt-turn")
+                        yield Label("s (0 off, 15-600)", classes="hint")
+                    yield Label("Stop! tie")
+                    with Horizontal(classes="switch-row"):
+                        yield quiet_input(type="integer", max_length=4, id="opt-tie")
+                        yield Label("ms (0-2000)", classes="hint")
+                    yield Label("Bots fill")
+                    with Horizontal(classes="switch-row"):
+                        yield Switch(animate=False, id="opt-bots-fill")
+                        yield Label("", classes="hint", id="hint-bots-fill")
+                    yield Label("Max seats")
+                    yield Select([(f"{n} seats" + (" (house rule)" if n > 5 else ""), n)
+                                  for n in range(MIN_PLAYERS, MAX_SEATS + 1)],
+                                 allow_blank=False, value=5, id="opt-max-seats", compact=True)
+                yield Static("", id="options-note", markup=False)
+        yield Static("", id="table-status", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        seats = self.query_one(SeatList)
+        seats.add_column("#", key="n", width=2)
+        seats.add_column("Agent", key="name", width=16)
+        seats.add_column("", key="marks")
+        seats.focus()
+        if self.view is not None:
+            view, self.view = self.view, None
+            self.show(view)
+
+    # -- attributes down ------------------------------------------------------------------
+
+    def show(self, view: TableView) -> None:
+        """Bring the screen up to date with ``view`` (only what changed is touched)."""
+        old, self.view = self.view, view
+        if not self.is_mounted:
+            return
+        if old is None or (old.code, old.status) != (view.code, view.status):
+            self.query_one("#big-code", Static).update(big_code(view.code))
+            self.query_one("#invite", Static).update(
+                f"Join: {self.invite} {view.code}")
+            where = "between games" if view.status == "finished" else "waiting for agents"
+            self.query_one("#title-bar", Static).update(
+                f"Mission Impractical  ·  table {view.code}  ·  {where}")
+        if old is None or (old.seats, old.options.max_seats) != (view.seats,
+                                                                   view.options.max_seats):
+            self._show_seats(view)
+        if old is None or (old.spectators, old.seat_code) != (view.spectators, view.seat_code):
+            watchers = {0: "No one is watching", 1: "1 spectator is watching"}
+            self.query_one("#watchers", Static).update(
+                watchers.get(view.spectators, f"{view.spectators} spectators are watching"))
+            code_line = self.query_one("#seat-code", Static)
+            code_line.display = bool(self.session.player.is_guest and view.seat_code)
+            if view.seat_code:
+                code_line.update(f"Seat code {view.seat_code}: use it to come back to "
+                                 "this seat")
+        self._sync_form(view)
+        self._show_status(view)
+        self.refresh_bindings()
+
+    def _show_seats(self, view: TableView) -> None:
+        seats = self.query_one(SeatList)
+        row = seats.cursor_row
+        seats.clear()
+        for i, seat in enumerate(view.seats):
+            marks = []
+            if seat.is_host:
+                marks.append("host")
+            if seat.is_bot:
+                marks.append("bot")
+            if not seat.connected:
+                marks.append("away")
+            if i == view.my_seat:
+                marks.append("you")
+            style = "bold" if i == view.my_seat else ""
+            seats.add_row(str(i + 1), Text(seat.name, style=style), Text(", ".join(marks),
+                          style="dim"), key=f"seat-{i}")
+        for i in range(len(view.seats), max(view.options.max_seats, len(view.seats))):
+            seats.add_row(str(i + 1), Text("(empty)", style="dim"), "", key=f"empty-{i}")
+        if seats.row_count:
+            seats.move_cursor(row=min(row, seats.row_count - 1), animate=False)
+
+    def _show_status(self, view: TableView) -> None:
+        seated = len(view.seats)
+        enough = seated >= MIN_PLAYERS or view.options.bots_fill
+        if view.my_seat is None:
+            text = ("You are watching: press s to take a seat" if
+                    seated < view.options.max_seats else "You are watching: the table is full")
+        elif view.is_host:
+            length = rounds_label(view.options, max(seated, MIN_PLAYERS)
+                                  if view.options.bots_fill else seated)
+            text = (f"Ready: press g to start ({length})" if enough else
+                    f"{seated} of {MIN_PLAYERS} agents: invite friends or press b for a bot")
+        else:
+            host = next((s.name for s in view.seats if s.is_host), "the host")
+            text = f"Waiting for {host} to start the game ({rounds_label(view.options, seated)})"
+        self.query_one("#table-status", Static).update(text)
+        note = ("" if view.is_host else "Only the host changes these.")
+        self.query_one("#options-note", Static).update(note)
+
+    def _sync_form(self, view: TableView) -> None:
+        """Show the table's options in the form; the host's field being typed in is kept."""
+        o = view.options
+        rounds = self.query_one("#opt-rounds", Select)
+        wanted = _rounds_value(o.rounds)
+        if wanted not in {v for _, v in _ROUND_CHOICES}:
+            rounds.set_options([*_ROUND_CHOICES, (f"{o.rounds} rounds", wanted)])
+        if rounds.value != wanted:
+            rounds.value = wanted
+        for name, value, on_text, off_text in (
+                ("best-plan", o.best_plan, "on: lead awards +1", "off"),
+                ("bots-fill", o.bots_fill, "on: bots make it 3", "off")):
+            switch = self.query_one(f"#opt-{name}", Switch)
+            if switch.value != value:
+                switch.value = value
+            self.query_one(f"#hint-{name}", Label).update(on_text if value else off_text)
+        for selector, number in (("#opt-turn", o.turn_seconds),
+                                 ("#opt-tie", o.stop_tie_window_ms)):
+            field = self.query_one(selector, Input)
+            if field.value != str(number) and not field.has_focus:
+                field.value = str(number)
+        seats = self.query_one("#opt-max-seats", Select)
+        if seats.value != o.max_seats:
+            seats.value = o.max_seats
+        locked = not view.is_host
+        for widget in self.query("#options Select, #options Switch, #options Input"):
+            if widget.disabled != locked:
+                widget.disabled = locked
+
+    # -- options up ------------------------------------------------------------------------
+
+    def _form_options(self) -> TableOptions | None:
+        """The options the form shows now, or None if a number is not a number."""
+        try:
+            turn = int(self.query_one("#opt-turn", Input).value or "0")
+            tie = int(self.query_one("#opt-tie", Input).value or "0")
+        except ValueError:
+            return None
+        seats = self.query_one("#opt-max-seats", Select).value
+        return TableOptions(
+            rounds=_rounds_from(self.query_one("#opt-rounds", Select).value),
+            best_plan=self.query_one("#opt-best-plan", Switch).value,
+            stop_tie_window_ms=tie,
+            turn_seconds=turn,
+            bots_fill=self.query_one("#opt-bots-fill", Switch).value,
+            max_seats=seats if isinstance(seats, int) else 5,
+        )
+
+    def _apply_options(self) -> None:
+        view = self.view
+        if view is None or not view.is_host:
+            return
+        options = self._form_options()
+        if options == view.options:
+            return
+        if options is None:
+            self.app.notify("type a whole number", severity="warning")
+        elif attempt(self, self.session.set_options, options):
+            return
+        self._sync_form_inputs(view)  # refused: the form shows the table's options again
+        self._sync_form(view)
+
+    def _sync_form_inputs(self, view: TableView) -> None:
+        self.query_one("#opt-turn", Input).value = str(view.options.turn_seconds)
+        self.query_one("#opt-tie", Input).value = str(view.options.stop_tie_window_ms)
+
+    @on(Select.Changed)
+    @on(Switch.Changed)
+    def _option_picked(self) -> None:
+        self._apply_options()
+
+    @on(Input.Submitted)
+    def _number_typed(self) -> None:
+        self._apply_options()
+        self.query_one(SeatList).focus()
+
+    @on(Input.Blurred)
+    def _number_left(self) -> None:
+        self._apply_options()
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        view = self.view
+        if view is None:
+            return True
+        if action in ("start", "add_bot", "remove_seat"):
+            if not view.is_host:
+                return False
+            if action == "start":
+                return len(view.seats) >= MIN_PLAYERS or view.options.bots_fill or None
+            if action == "add_bot":
+                return len(view.seats) < view.options.max_seats or None
+        if action == "sit":
+            return view.my_seat is None
+        if action == "results":
+            return view.status == "finished"
+        return True
+
+    def action_start(self) -> None:
+        attempt(self, self.session.start)
+
+    def action_add_bot(self) -> None:
+        attempt(self, self.session.add_bot)
+
+    def action_remove_seat(self) -> None:
+        seats = self.query_one(SeatList)
+        view = self.view
+        if view is None or not seats.row_count:
+            return
+        row = seats.cursor_row
+        if row >= len(view.seats):
+            self.app.notify("that seat is empty already", severity="warning")
+            return
+        attempt(self, self.session.remove_seat, row)
+
+    def action_sit(self) -> None:
+        if self.view is not None:
+            attempt(self, self.session.join, self.view.code)
+
+    def action_results(self) -> None:
+        self.app.post_message(ShowSetup(False))
+
+    def action_back(self) -> None:
+        if isinstance(self.focused, Input):
+            if self.view is not None:
+                self._sync_form_inputs(self.view)
+            self.query_one(SeatList).focus()
+        elif self.view is not None and self.view.status == "finished":
+            self.app.post_message(ShowSetup(False))
+        else:
+            self.action_leave()
+
+    def action_leave(self) -> None:
+        attempt(self, self.session.leave)
