@@ -229,12 +229,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         summary = run(args.players, args.games, args.seed, options,
                       out=sys.stdout if args.json else None)
+        print(summary.format(), file=sys.stderr if args.json else sys.stdout)
+        sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into head: the reader has what it wanted
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 0
-    report = sys.stderr if args.json else sys.stdout
-    print(summary.format(), file=report)
     return 0
 
 
