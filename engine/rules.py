@@ -184,6 +184,7 @@ class State:
     picks: tuple[int, ...] = ()
     stop: tuple[int, ...] = ()
     stop_at_ms: int | None = None
+    stop_picks: int = 0  # items down when Stop! was first shouted
     guesses: tuple[int | None, ...] = ()
     plans: tuple[str, ...] = ()
     revealed: tuple[int, ...] = ()
@@ -325,7 +326,12 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if not isinstance(action, Pick | Shout | Guess | Reveal | LeadReveal | BestPlan
                       | NextRound | EndGame):
         raise IllegalAction(f"unknown action {type(action).__name__}")
-    if not isinstance(action.seat, int) or not 0 <= action.seat < state.n:
+    for name, value in action.__dict__.items():
+        if name not in ("plan",) and not _is_int(value):
+            raise IllegalAction(f"{name} must be a whole number, not {value!r}")
+        if name == "plan" and not isinstance(value, str):
+            raise IllegalAction("a plan is text")
+    if not 0 <= action.seat < state.n:
         raise IllegalAction(f"there is no seat {action.seat!r} at this table")
     if state.phase is Phase.GAME_OVER:
         raise IllegalAction("the game is over")
@@ -349,6 +355,10 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     raise AssertionError("unreachable")
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _name(state: State, seat: int) -> str:
     return state.players[seat]
 
@@ -364,7 +374,7 @@ def _pick(state: State, a: Pick) -> tuple[State, list[Event]]:
     expected = len(state.picks)
     if a.column != expected:
         raise IllegalAction(f"items are chosen left to right: pick from column {expected + 1}")
-    if not isinstance(a.row, int) or not 0 <= a.row < ROWS:
+    if not 0 <= a.row < ROWS:
         raise IllegalAction(f"column {expected + 1} has rows 1 to {ROWS}")
     picks = (*state.picks, a.row)
     item = state.grid[a.column][a.row]
@@ -387,15 +397,16 @@ def _shout(state: State, a: Shout) -> tuple[State, list[Event]]:
         raise IllegalAction("you already hold the stop token")
     if state.stop:
         assert state.stop_at_ms is not None
-        within = a.at_ms - state.stop_at_ms <= state.options.stop_tie_window_ms
-        if not within or state.guesses[a.seat] is not None:
+        within = 0 <= a.at_ms - state.stop_at_ms <= state.options.stop_tie_window_ms
+        if not within or len(state.picks) != state.stop_picks:
             holder = ", ".join(_name(state, s) for s in state.stop)
             raise IllegalAction(f"{holder} shouted Stop! first")
         text = f"{_name(state, a.seat)} shouted Stop! at the same moment: they share the token"
         return (replace(state, stop=(*state.stop, a.seat)),
                 [Event("stop", text, a.seat)])
     text = f"{_name(state, a.seat)} shouts STOP! and takes the stop token"
-    return replace(state, stop=(a.seat,), stop_at_ms=a.at_ms), [Event("stop", text, a.seat)]
+    return (replace(state, stop=(a.seat,), stop_at_ms=a.at_ms, stop_picks=len(state.picks)),
+            [Event("stop", text, a.seat)])
 
 
 def _guess(state: State, a: Guess) -> tuple[State, list[Event]]:
@@ -567,6 +578,7 @@ def _next_round(state: State, a: NextRound) -> tuple[State, list[Event]]:
         picks=(),
         stop=(),
         stop_at_ms=None,
+        stop_picks=0,
         guesses=(None,) * state.n,
         plans=("",) * state.n,
         revealed=(),

@@ -412,3 +412,25 @@ def test_hidden_guesses_are_seen_only_by_their_owner_until_revealed() -> None:
     state = play(state, Reveal(a))
     assert view_for(state, c).guesses[a] == 1
     assert view_for(state, c).guesses[b] is None
+
+
+def test_a_shout_after_another_item_went_down_is_no_tie() -> None:
+    state = game()
+    lead, (g0, g1, _) = state.lead, state.guessers
+    state = play(state, Pick(lead, 0, 0), Shout(g0, 0), Guess(g0, 1), Pick(lead, 1, 0))
+    with pytest.raises(IllegalAction, match="first"):
+        apply(state, Shout(g1, 0))
+
+
+def test_a_shout_stamped_before_the_first_one_is_not_a_tie() -> None:
+    state = play(game(stop_tie_window_ms=50), Shout(game().guessers[0], 100))
+    with pytest.raises(IllegalAction, match="first"):
+        apply(state, Shout(state.guessers[1], 40))
+
+
+@pytest.mark.parametrize("action", [
+    Pick(0, 0.0, 0), Pick(0, 0, True), Guess(1, 1.0), Shout(1.0, 0), Reveal(1, 5),  # type: ignore[arg-type]
+])
+def test_numbers_that_are_not_whole_numbers_are_refused(action: rules.Action) -> None:
+    with pytest.raises(IllegalAction):
+        apply(replace(game(), lead=0), action)
