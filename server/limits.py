@@ -18,6 +18,9 @@ class SessionLimits:
     Output frames are dropped while more than ``output_high_water`` bytes wait to reach the
     client; once the backlog is back under ``output_low_water`` the app repaints in full. A
     client still behind after ``stuck_timeout_s`` is disconnected.
+
+    An app told to exit has ``exit_grace_s`` before its task is cancelled; at shutdown,
+    clients get ``hangup_wait_s`` to hang up by themselves before they are disconnected.
     """
 
     slice_bytes: int = 256
@@ -34,3 +37,4 @@ class SessionLimits:
     max_columns: int = 500
     max_rows: int = 200
     exit_grace_s: float = 5.0
+    hangup_wait_s: float = 1.0

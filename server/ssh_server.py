@@ -201,11 +201,15 @@ class GameServer:
             session.stop(message)
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)
-        for conn in list(self.connections):
-            conn.close()
+        # Each session has said goodbye and closed its channel; clients hang up on their
+        # own once they have read it. Whoever has not, after a moment, is disconnected.
         waits = [asyncio.ensure_future(conn.wait_closed()) for conn in self.connections]
         if waits:
-            await asyncio.wait(waits, timeout=timeout)
+            _, pending = await asyncio.wait(waits, timeout=self.limits.hangup_wait_s)
+            for conn in list(self.connections):
+                conn.close()
+            if pending:
+                await asyncio.wait(pending, timeout=timeout)
         if self._listener is not None:
             await asyncio.wait_for(self._listener.wait_closed(), timeout)
 

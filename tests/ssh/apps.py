@@ -28,6 +28,8 @@ class Board:
         self.started: list[weakref.ref[App[Any]]] = []
         self.contexts: list[SessionContext] = []
         self.key_stamps: list[float | None] = []
+        self.keys: list[str] = []
+        self.screenshot_dir = "."
 
     def bump(self) -> None:
         self.count += 1
@@ -82,6 +84,7 @@ class CounterApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
             BOARD.key_stamps.append(getattr(event, "arrived_at_ms", None))
+            BOARD.keys.append(event.key)
         await super().on_event(event)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -97,7 +100,7 @@ class CounterApp(App[None]):
         self.open_url("https://example.invalid/")
 
     def action_shoot(self) -> None:
-        self.save_screenshot(filename="should-not-exist.svg", path="/tmp")
+        self.save_screenshot(filename="screenshot.svg", path=BOARD.screenshot_dir)
 
     def action_crash(self) -> None:
         raise RuntimeError("the test app fell over")

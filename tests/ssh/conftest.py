@@ -1,0 +1,66 @@
+"""Fixtures for the SSH end-to-end tests: a real server on 127.0.0.1, port 0."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+
+from server.context import AppFactory
+from server.host_keys import load_or_create_host_key
+from server.limits import SessionLimits
+from server.ssh_server import GameServer, ServerConfig, start_server
+from tests.ssh.apps import BOARD, counter_factory
+
+StartServer = Callable[..., Awaitable[GameServer]]
+
+
+@pytest.fixture(scope="session")
+def host_key_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One host key for the whole run (made once: generating is cheap, but why repeat)."""
+    path = tmp_path_factory.mktemp("host_keys") / "ssh_host_ed25519_key"
+    load_or_create_host_key(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def client_key() -> asyncssh.SSHKey:
+    """A player's own Ed25519 key."""
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+@pytest.fixture
+async def game_server(host_key_path: Path) -> AsyncIterator[StartServer]:
+    """Starts servers (``await game_server(factory, limits=..., **config)``); all are closed
+    at the end of the test."""
+    servers: list[GameServer] = []
+
+    async def start(
+        factory: AppFactory = counter_factory,
+        limits: dict[str, Any] | None = None,
+        **config: Any,
+    ) -> GameServer:
+        base = ServerConfig(host="127.0.0.1", port=0, host_key_path=host_key_path)
+        quick = {"hangup_wait_s": 0.1, **(limits or {})}  # test clients never hang up
+        settings = replace(base, limits=SessionLimits(**quick), **config)
+        server = await start_server(factory, settings)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        await server.close(timeout=2.0)
+
+
+@pytest.fixture(autouse=True)
+def fresh_board() -> None:
+    """Each test starts with the shared counter at zero."""
+    BOARD.count = 0
+    BOARD.started.clear()
+    BOARD.contexts.clear()
+    BOARD.key_stamps.clear()
+    BOARD.keys.clear()

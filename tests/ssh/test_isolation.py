@@ -1,0 +1,82 @@
+"""One session cannot hurt the server or another session."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sys
+from pathlib import Path
+
+from tests.ssh.apps import BOARD
+from tests.ssh.client import TermClient
+from tests.ssh.conftest import StartServer
+
+
+async def _until(condition: object, timeout: float = 5.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():  # type: ignore[operator]
+        assert asyncio.get_running_loop().time() < deadline, "condition never became true"
+        await asyncio.sleep(0.02)
+
+
+def _session_tasks() -> list[asyncio.Task[object]]:
+    return [t for t in asyncio.all_tasks() if t.get_name().startswith("session ")]
+
+
+async def test_a_dropped_connection_leaves_no_app_or_task_behind(
+    game_server: StartServer,
+) -> None:
+    server = await game_server()
+    alice = await TermClient.connect(server.port, username="alice")
+    bob = await TermClient.connect(server.port, username="bob")
+    await alice.wait_for("len: 0")
+    await bob.wait_for("len: 0")
+    assert server.live_apps == 2
+    alice.abort()
+    await _until(lambda: len(server.sessions) == 1)
+    bob.abort()
+    await _until(lambda: not server.sessions and not server.connections)
+    assert server.live_apps == 0
+    await _until(lambda: not _session_tasks())
+    gc.collect()
+    assert [ref() for ref in BOARD.started] == [None, None]  # both apps are gone
+
+
+async def test_ctrl_z_does_not_stop_the_server(game_server: StartServer) -> None:
+    server = await game_server()
+    alice = await TermClient.connect(server.port)
+    await alice.wait_for("len: 0")
+    alice.send(b"\x1a")  # ctrl+z, bound to suspend_process in the test app
+    alice.send("ok")
+    await alice.wait_for("len: 2")
+
+
+async def test_an_app_cannot_open_urls_or_write_screenshots_on_the_server(
+    game_server: StartServer, tmp_path: Path
+) -> None:
+    BOARD.screenshot_dir = str(tmp_path)
+    server = await game_server()
+    alice = await TermClient.connect(server.port)
+    await alice.wait_for("len: 0")
+    alice.send(b"\x0f\x13")  # ctrl+o opens a URL, ctrl+s saves a screenshot
+    alice.send("ok")
+    await alice.wait_for("len: 2")
+    assert list(tmp_path.iterdir()) == []
+    assert server.live_apps == 1
+
+
+async def test_apps_coming_and_going_leave_the_servers_stdout_alone(
+    game_server: StartServer,
+) -> None:
+    stdout, stderr = sys.stdout, sys.stderr
+    server = await game_server()
+    alice = await TermClient.connect(server.port)
+    await alice.wait_for("len: 0")
+    bob = await TermClient.connect(server.port)
+    await bob.wait_for("len: 0")
+    alice.abort()  # the first to start is the first to stop
+    await _until(lambda: len(server.sessions) == 1)
+    assert (sys.stdout, sys.stderr) == (stdout, stderr)
+    bob.abort()
+    await _until(lambda: not server.sessions)
+    assert (sys.stdout, sys.stderr) == (stdout, stderr)
