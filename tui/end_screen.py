@@ -149,7 +149,8 @@ class EndScreen(Screen[None]):
             status = (f"Waiting for the host{f' ({host})' if host else ''} to start a rematch."
                       if view.my_seat is not None else "You watched this game.")
         self.query_one("#end-status", Static).update(status)
-        self.refresh_bindings()
+        if old is None or old.is_host != view.is_host:
+            self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":

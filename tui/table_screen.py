@@ -78,6 +78,12 @@ def _rounds_from(value: object) -> int | None:
     return None
 
 
+def _binding_state(view: TableView) -> tuple[object, ...]:
+    """What the screen's keys depend on (the footer is redrawn only when it changes)."""
+    return (view.is_host, view.my_seat is None, view.status, len(view.seats),
+            view.options.bots_fill, view.options.max_seats)
+
+
 class SeatList(DataTable[Text | str]):
     """The seats, in play order; empty seats show as such."""
 
@@ -105,6 +111,7 @@ class TableScreen(Screen[None]):
         self.session = session
         self.invite = invite
         self.view: TableView | None = None
+        self._hints: dict[str, bool] = {}  # what each switch's hint says now
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -185,7 +192,8 @@ class TableScreen(Screen[None]):
                                  "this seat")
         self._sync_form(view)
         self._show_status(view)
-        self.refresh_bindings()
+        if old is None or _binding_state(old) != _binding_state(view):
+            self.refresh_bindings()
 
     def _show_seats(self, view: TableView) -> None:
         seats = self.query_one(SeatList)
@@ -242,7 +250,9 @@ class TableScreen(Screen[None]):
             switch = self.query_one(f"#opt-{name}", Switch)
             if switch.value != value:
                 switch.value = value
-            self.query_one(f"#hint-{name}", Label).update(on_text if value else off_text)
+            if self._hints.get(name) != value:
+                self._hints[name] = value
+                self.query_one(f"#hint-{name}", Label).update(on_text if value else off_text)
         for selector, number in (("#opt-turn", o.turn_seconds),
                                  ("#opt-tie", o.stop_tie_window_ms)):
             field = self.query_one(selector, Input)

@@ -1,0 +1,413 @@
+"""MissionApp end to end with a real hub: table setup, the game's screens, help, size, exit.
+
+Several apps run at once here, as they do on the server: each one is a player.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, Select, Static, Switch
+
+from engine import rules
+from engine.bots import Bot
+from engine.cards import load_deck
+from engine.hub import Hub, Session, TableOptions
+from engine.identity import Player
+from tui.app import MissionApp
+from tui.end_screen import EndScreen
+from tui.game_screen import GameScreen
+from tui.help import HelpScreen
+from tui.lobby_screen import LobbyScreen
+from tui.table_screen import SeatList, TableScreen
+from tui.too_small import TooSmallScreen
+
+NO_TIMER = TableOptions(turn_seconds=0)
+
+
+@pytest.fixture
+def hub() -> Hub:
+    return Hub(deck=load_deck(), seed="test", settle_ms=0, bot_delay=0.0)
+
+
+def player_app(hub: Hub, name: str, join_code: str | None = None) -> MissionApp:
+    return MissionApp(hub, Player(f"key:{name.lower()}", name), join_code)
+
+
+async def settle(*pilots: Pilot[object]) -> None:
+    for _ in range(2):
+        for pilot in pilots:
+            await pilot.pause()
+
+
+def text_of(app: MissionApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def seat_names(app: MissionApp) -> list[str]:
+    seats = app.screen.query_one(SeatList)
+    return [str(seats.get_row_at(i)[1]) for i in range(seats.row_count)]
+
+
+def notes(app: MissionApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def play(session: Session, action: rules.Action) -> None:
+    """Send a bot-chosen move through the session's own commands."""
+    match action:
+        case rules.Pick(column=column, row=row):
+            session.pick(column, row)
+        case rules.Shout():
+            session.shout()
+        case rules.Guess(card=card):
+            session.guess(card)
+        case rules.Reveal(plan=plan):
+            session.reveal(plan)
+        case rules.LeadReveal(plan=plan):
+            session.lead_reveal(plan)
+        case rules.BestPlan(choice=choice):
+            session.best_plan(choice)
+        case rules.NextRound():
+            session.next_round()
+
+
+def play_game(hub: Hub, names: list[str], options: TableOptions) -> tuple[str, list[Session]]:
+    """Seat ``names`` and play the whole game now, each seat moved by a seeded bot brain.
+
+    Runs with no event loop turning, so nothing else moves: the same game every time.
+    """
+    sessions = [hub.attach(Player(f"key:{n.lower()}", n)) for n in names]
+    code = sessions[0].create_table(options)
+    for s in sessions[1:]:
+        s.join(code)
+    sessions[0].start()
+    brains = [Bot(hub.deck, f"brain/{n}") for n in names]
+    for _ in range(500):
+        view = sessions[0].view()
+        assert view is not None
+        if view.status == "finished":
+            return code, sessions
+        game = view.game
+        assert game is not None
+        for seat in game.waiting_for:
+            move = brains[seat].act(rules.view_for(hub.tables[code].state, seat), 0)
+            if move is not None:
+                play(sessions[seat], move)
+                break
+    raise AssertionError("the game did not end")
+
+
+# -- the table before the game ------------------------------------------------------------
+
+
+async def test_the_host_edits_options_and_the_others_see_them_read_only(hub: Hub) -> None:
+    host, guest = player_app(hub, "Ann"), player_app(hub, "Bob")
+    async with host.run_test(size=(80, 24)) as p1, guest.run_test(size=(80, 24)) as p2:
+        await p1.press("c")
+        await settle(p1, p2)
+        code = host.session.view().code  # type: ignore[union-attr]
+        guest.session.join(code)  # type: ignore[union-attr]
+        await settle(p1, p2)
+        assert isinstance(guest.screen, TableScreen)
+        assert all(not w.disabled for w in host.screen.query("#options Select, #options Switch"))
+        assert all(w.disabled for w in guest.screen.query("#options Select, #options Switch,"
+                                                          " #options Input"))
+        assert "Only the host" in text_of(guest, "#options-note")
+
+        host.screen.query_one("#opt-rounds", Select).value = "endless"
+        host.screen.query_one("#opt-best-plan", Switch).value = True
+        turn = host.screen.query_one("#opt-turn", Input)
+        turn.focus()
+        turn.value = "45"
+        await p1.press("enter")
+        await settle(p1, p2)
+        options = hub.tables[code].options
+        assert (options.rounds, options.best_plan, options.turn_seconds) == (0, True, 45)
+        assert guest.screen.query_one("#opt-rounds", Select).value == "endless"
+        assert guest.screen.query_one("#opt-best-plan", Switch).value is True
+        assert guest.screen.query_one("#opt-turn", Input).value == "45"
+        assert "endless" in text_of(guest, "#table-status")
+
+
+async def test_an_out_of_range_timer_is_refused_and_the_form_shows_the_table_again(
+        hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await settle(pilot)
+        turn = app.screen.query_one("#opt-turn", Input)
+        turn.focus()
+        turn.value = "5"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert any("15 to 600" in n for n in notes(app))
+        assert turn.value == "90"
+        assert app.session.view().options.turn_seconds == 90  # type: ignore[union-attr]
+
+
+async def test_the_host_adds_a_bot_and_removes_a_seat(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c", "b", "b")
+        await settle(pilot)
+        assert seat_names(app)[:4] == ["Ann", "Bot Ada", "Bot Bix", "(empty)"]
+        await pilot.press("down", "x")
+        await settle(pilot)
+        assert seat_names(app)[:3] == ["Ann", "Bot Bix", "(empty)"]
+        await pilot.press("up", "x")  # the host's own seat: refused, nothing changes
+        await settle(pilot)
+        assert seat_names(app)[:2] == ["Ann", "Bot Bix"]
+        assert any("leave the table instead" in n for n in notes(app))
+
+
+async def test_only_the_host_can_add_bots_or_start(hub: Hub) -> None:
+    host, guest = player_app(hub, "Ann"), player_app(hub, "Bob")
+    async with host.run_test(size=(80, 24)) as p1, guest.run_test(size=(80, 24)) as p2:
+        await p1.press("c", "b")
+        await settle(p1, p2)
+        await p2.press("enter")
+        await settle(p1, p2)
+        assert isinstance(guest.screen, TableScreen)
+        await p2.press("b", "g", "x")
+        await settle(p1, p2)
+        assert len(host.session.view().seats) == 3  # type: ignore[union-attr]
+        assert isinstance(guest.screen, TableScreen)
+        assert "Waiting for Ann" in text_of(guest, "#table-status")
+
+
+async def test_a_guest_sees_their_seat_code_to_come_back_with(hub: Hub) -> None:
+    app = MissionApp(hub, Player("guest:x1", "Gus"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await settle(pilot)
+        seat_code = app.session.view().seat_code  # type: ignore[union-attr]
+        assert text_of(app, "#seat-code") == (
+            f"Seat code {seat_code}: use it to come back to this seat")
+
+
+async def test_leaving_the_table_goes_back_to_the_lobby(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert app.session.view() is None  # type: ignore[union-attr]
+
+
+# -- the game and its end -------------------------------------------------------------------
+
+
+async def test_starting_the_game_takes_every_player_to_the_game_screen(hub: Hub) -> None:
+    apps = [player_app(hub, n) for n in ("Ann", "Bob", "Cy")]
+    async with apps[0].run_test(size=(80, 24)) as p1, apps[1].run_test(size=(80, 24)) as p2, \
+            apps[2].run_test(size=(80, 24)) as p3:
+        await p1.press("c")
+        await settle(p1, p2, p3)
+        code = apps[0].session.view().code  # type: ignore[union-attr]
+        for app in apps[1:]:
+            app.session.join(code)  # type: ignore[union-attr]
+        await settle(p1, p2, p3)
+        await p1.press("g")
+        await settle(p1, p2, p3)
+        assert all(isinstance(app.screen, GameScreen) for app in apps)
+        assert all(app.session.view().status == "playing" for app in apps)  # type: ignore[union-attr]
+
+
+async def test_a_latecomer_to_a_game_in_progress_watches_it(hub: Hub) -> None:
+    ann = hub.attach(Player("key:ann", "Ann"))
+    code = ann.create_table(NO_TIMER)
+    ann.add_bot()
+    ann.add_bot()
+    ann.start()
+    app = player_app(hub, "Dee", join_code=code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert app.session.view().my_seat is None  # type: ignore[union-attr]
+        assert any("you are watching" in n for n in notes(app))
+
+
+async def test_a_finished_game_shows_the_ranking_with_a_shared_victory(hub: Hub) -> None:
+    host, guest = player_app(hub, "Ann"), player_app(hub, "Bob")
+    async with host.run_test(size=(80, 24)) as p1, guest.run_test(size=(80, 24)) as p2:
+        await p1.press("c")
+        await settle(p1, p2)
+        code = host.session.view().code  # type: ignore[union-attr]
+        guest.session.join(code)  # type: ignore[union-attr]
+        hub.attach(Player("key:cy", "Cy")).join(code)
+        host.session.start()  # type: ignore[union-attr]
+        host.session.end_game()  # type: ignore[union-attr]  # nobody scored: a three-way tie
+        await settle(p1, p2)
+        assert isinstance(host.screen, EndScreen) and isinstance(guest.screen, EndScreen)
+        assert text_of(host, "#verdict") == "Ann, Bob and Cy share the victory with 1 point!"
+        assert text_of(host, "#ranking").splitlines()[1].startswith("1. Bob")
+        assert "Waiting for the host (Ann)" in text_of(guest, "#end-status")
+
+        await p2.press("r")  # only the host starts a rematch
+        await settle(p1, p2)
+        assert isinstance(guest.screen, EndScreen)
+        await p1.press("r")
+        await settle(p1, p2)
+        assert isinstance(host.screen, GameScreen) and isinstance(guest.screen, GameScreen)
+
+
+async def test_the_end_screen_tells_every_round(hub: Hub) -> None:
+    code, _ = play_game(hub, ["Ann", "Bob", "Cy"],
+                        TableOptions(turn_seconds=0, rounds=2, best_plan=True))
+    app = player_app(hub, "Ann", join_code=code)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        game = app.session.view().game  # type: ignore[union-attr]
+        story = text_of(app, "#round-list")
+        for result in game.history:
+            assert f"Round {result.round} · lead {game.players[result.lead]}" in story
+            assert result.task in story
+            assert " · ".join(result.items) in story
+        assert "Best plan:" in story and "Points:" in story
+
+
+async def test_from_the_end_screen_the_host_can_change_the_table_then_start(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c", "b", "b")
+        await settle(pilot)
+        app.session.start()  # type: ignore[union-attr]
+        app.session.end_game()  # type: ignore[union-attr]
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("x")  # the cursor is on the host: refused
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("o", "g")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_back_to_the_lobby_after_the_game(hub: Hub) -> None:
+    code, _ = play_game(hub, ["Ann", "Bob", "Cy"], TableOptions(turn_seconds=0, rounds=1))
+    app = player_app(hub, "Bob", join_code=code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("l")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+
+# -- help, size, notices, exit ------------------------------------------------------------
+
+
+async def test_help_shows_the_rules_and_the_keys_of_the_current_screen(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        keys = text_of(app, "#help-keys")
+        assert "Add bot" in keys and "Remove seat" in keys and "Leave table" in keys
+        rules_text = text_of(app, "#help-rules")
+        for words in ("Stop!", "Best plan", "share the victory", "3 agents play 6 rounds",
+                      "starting on the lead's left"):
+            assert words in rules_text
+        await pilot.press("escape")
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_help_in_the_game_lists_the_game_keys(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c", "b", "b", "g")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        keys = app.keys_of(app.screen)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        shown = text_of(app, "#help-keys")
+        assert keys and all(description in shown for _, description in keys)
+
+
+async def test_a_small_terminal_is_asked_to_grow_and_the_game_comes_back(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.resize_terminal(79, 24)
+        await settle(pilot)
+        assert isinstance(app.screen, TooSmallScreen)
+        assert text_of(app, "#too-small") == (
+            "Terminal too small: make it at least 80x24 (now 79x24)")
+        app.session.add_bot()  # type: ignore[union-attr]  # news arrives meanwhile
+        await pilot.resize_terminal(100, 20)
+        await settle(pilot)
+        assert text_of(app, "#too-small").endswith("(now 100x20)")
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert seat_names(app)[:2] == ["Ann", "Bot Ada"]
+
+
+async def test_a_terminal_too_small_from_the_start_shows_the_notice(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_hub_notices_and_refusals_show_as_notifications(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await settle(pilot)
+        app.session.on_notice("[b]hello[/b] from the hub")  # type: ignore[union-attr]
+        await pilot.press("x")  # the host's own seat: refused
+        await settle(pilot)
+        assert "[b]hello[/b] from the hub" in notes(app)
+        assert any("leave the table instead" in n for n in notes(app))
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_leaving_the_app_detaches_once_and_keeps_the_seat_in_a_game(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    calls: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c", "b", "b", "g")
+        await settle(pilot)
+        session = app.session
+        assert session is not None
+        detach = session.detach
+        session.detach = lambda: (calls.append("detach"), detach())[1]  # type: ignore[method-assign]
+        code = session.view().code  # type: ignore[union-attr]
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert calls == ["detach"]
+    seat = hub.tables[code].seats[0]
+    assert seat.name == "Ann" and not seat.connected
+    assert session not in hub.sessions
+
+
+async def test_the_server_can_close_the_app_with_a_message(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.exit_with_message("The server is restarting: come back in a minute")
+        await pilot.pause()
+    assert app.return_value == "The server is restarting: come back in a minute"
+    assert not app.ENABLE_COMMAND_PALETTE

@@ -1,0 +1,207 @@
+"""The lobby, driven with Pilot: names, the live list of tables, and ways to sit down."""
+
+from __future__ import annotations
+
+import pytest
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, Static
+
+from engine.cards import load_deck
+from engine.hub import Hub, TableOptions
+from engine.identity import Player
+from tui.app import MissionApp
+from tui.game_screen import GameScreen
+from tui.lobby_screen import LobbyScreen, TableList
+from tui.table_screen import SeatList, TableScreen
+
+NO_TIMER = TableOptions(turn_seconds=0)
+
+
+@pytest.fixture
+def hub() -> Hub:
+    return Hub(deck=load_deck(), seed="test", settle_ms=0, bot_delay=0.0)
+
+
+def ann(hub: Hub, join_code: str | None = None) -> MissionApp:
+    return MissionApp(hub, Player("key:ann", "Ann"), join_code)
+
+
+async def settle(*pilots: Pilot[object]) -> None:
+    """Let every app handle what the hub told it (posted messages, then their effects)."""
+    for _ in range(2):
+        for pilot in pilots:
+            await pilot.pause()
+
+
+def rows(app: MissionApp) -> list[list[str]]:
+    table = app.lobby_screen.query_one(TableList)  # type: ignore[union-attr]
+    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def seat_names(app: MissionApp) -> list[str]:
+    seats = app.screen.query_one(SeatList)
+    return [str(seats.get_row_at(i)[1]) for i in range(seats.row_count)]
+
+
+async def test_the_lobby_lists_open_tables_with_code_host_seats_and_status(hub: Hub) -> None:
+    bob = hub.attach(Player("key:bob", "Bob"))
+    code = bob.create_table(NO_TIMER)
+    cy = hub.attach(Player("key:cy", "Cy"))
+    cy.join(code)
+    app = ann(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert rows(app) == [[code, "Bob", "2/5", "waiting", "Bob, Cy"]]
+
+
+async def test_a_new_table_appears_in_another_players_lobby_at_once(hub: Hub) -> None:
+    first, second = ann(hub), MissionApp(hub, Player("key:bob", "Bob"))
+    async with first.run_test(size=(80, 24)) as p1, second.run_test(size=(80, 24)) as p2:
+        await settle(p1, p2)
+        assert rows(second) == []
+        await p1.press("c")
+        await settle(p1, p2)
+        assert isinstance(first.screen, TableScreen)
+        code = first.session.view().code  # type: ignore[union-attr]
+        assert rows(second) == [[code, "Ann", "1/5", "waiting", "Ann"]]
+
+
+async def test_a_name_with_escape_codes_and_markup_is_cleaned_and_shown_literally(
+        hub: Hub) -> None:
+    app = ann(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        name = app.screen.query_one("#name", Input)
+        assert name.has_focus
+        name.value = "\x1b[31m[b]x[/b]\x07[@click=quit]"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session.player.name == "[b]x[/b] [@click"  # type: ignore[union-attr]
+        assert name.value == app.session.player.name  # type: ignore[union-attr]
+        await pilot.press("c")
+        await settle(pilot)
+        assert seat_names(app)[0] == "[b]x[/b] [@click"
+        assert app.is_running
+
+
+async def test_a_blank_name_is_refused_and_the_old_name_comes_back(hub: Hub) -> None:
+    app = ann(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        app.screen.query_one("#name", Input).value = "   "
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session.player.name == "Ann"  # type: ignore[union-attr]
+        assert app.screen.query_one("#name", Input).value == "Ann"
+        assert any("visible character" in n.message for n in app._notifications)
+
+
+async def test_enter_on_a_table_in_the_list_sits_the_player_down(hub: Hub) -> None:
+    code = hub.attach(Player("key:bob", "Bob")).create_table(NO_TIMER)
+    app = ann(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        view = app.session.view()  # type: ignore[union-attr]
+        assert view is not None and view.code == code and view.my_seat == 1
+
+
+async def test_typing_a_table_code_joins_that_table(hub: Hub) -> None:
+    hub.attach(Player("key:bob", "Bob")).create_table(NO_TIMER)
+    code = hub.attach(Player("key:cy", "Cy")).create_table(NO_TIMER)
+    app = ann(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("j", *code.lower(), "enter")
+        await settle(pilot)
+        view = app.session.view()  # type: ignore[union-attr]
+        assert view is not None and view.code == code
+        assert seat_names(app)[:2] == ["Cy", "Ann"]
+
+
+async def test_an_unknown_code_leaves_the_player_in_the_lobby_with_a_warning(hub: Hub) -> None:
+    app = ann(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("j", "z", "z", "z", "z", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert any("no table has the code" in n.message for n in app._notifications)
+
+
+async def test_a_join_code_given_at_connection_lands_at_that_table(hub: Hub) -> None:
+    code = hub.attach(Player("key:bob", "Bob")).create_table(NO_TIMER)
+    app = ann(hub, join_code=code.lower())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert seat_names(app)[:2] == ["Bob", "Ann"]
+
+
+async def test_an_unknown_join_code_shows_the_lobby_with_a_clear_message(hub: Hub) -> None:
+    app = ann(hub, join_code="QQQQ")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        message = app.screen.query_one("#lobby-message", Static)
+        assert "No table has the code 'QQQQ'" in str(message.render())
+
+
+async def test_w_watches_the_selected_table_as_a_spectator(hub: Hub) -> None:
+    code = hub.attach(Player("key:bob", "Bob")).create_table(NO_TIMER)
+    app = ann(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        view = app.session.view()  # type: ignore[union-attr]
+        assert view is not None and view.code == code and view.my_seat is None
+        assert isinstance(app.screen, TableScreen)
+        assert "watching" in str(app.screen.query_one("#table-status", Static).render())
+        await pilot.press("s")  # take a seat after all
+        await settle(pilot)
+        assert app.session.view().my_seat == 1  # type: ignore[union-attr]
+
+
+async def test_a_guest_comes_back_to_their_seat_with_the_seat_code(hub: Hub) -> None:
+    guest = hub.attach(Player("guest:1", "Gus"))
+    code = guest.create_table(NO_TIMER)
+    seat_code = guest.view().seat_code  # type: ignore[union-attr]
+    assert seat_code
+    hub.attach(Player("key:bob", "Bob")).join(code)
+    guest.add_bot()
+    guest.start()
+    guest.detach()  # the connection dropped: the seat waits in the game
+    app = MissionApp(hub, Player("guest:2", "Gus again"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = app.screen
+        lobby.query_one("#code", Input).value = code
+        lobby.query_one("#seat-code", Input).value = seat_code.lower()
+        lobby.query_one("#seat-code", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        view = app.session.view()  # type: ignore[union-attr]
+        assert view is not None and view.code == code and view.my_seat == 0
+        assert view.seats[0].name == "Gus" and view.seats[0].connected
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_q_in_the_lobby_quits_the_app(hub: Hub) -> None:
+    app = ann(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.is_running
+    assert app.return_value is None
+
+
+async def test_user_text_in_the_list_is_plain_text_not_markup(hub: Hub) -> None:
+    hub.attach(Player("key:bob", "[red]Bob[/red]")).create_table(NO_TIMER)
+    app = ann(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        host = table.get_row_at(0)[1]
+        assert isinstance(host, Text) and host.plain == "[red]Bob[/red]"
