@@ -1,0 +1,635 @@
+"""The in-game screen, played with a real hub and one app per seat (Pilot)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from textual import events
+from textual.widgets import Input
+
+from engine.hub import ChatLine, LogLine, TableOptions
+from engine.rules import Phase
+from tests.tui.game_host import (
+    GameHost,
+    make_table,
+    notices,
+    running,
+    screen_text,
+    settle,
+)
+from tui import timing
+from tui.board import Countdown, ItemGrid, Lines
+from tui.chat import GameLog, new_lines
+from tui.game_screen import ConfirmEndGame, GameScreen
+
+
+def grid_cell(app: GameHost, column: int, row: int) -> tuple[int, int]:
+    """Where to click (relative to the grid widget) to hit the item at column, row."""
+    grid = app.screen.query_one(ItemGrid)
+    content = grid.content_region.offset - grid.region.offset
+    cell = (grid.content_size.width - ItemGrid.LABEL) // 4
+    return (content.x + ItemGrid.LABEL + column * cell + 2,
+            content.y + 1 + row + (grid.content_size.height - 5))
+
+
+def apps_for(table) -> list[GameHost]:
+    return [GameHost(session) for session in table.sessions]
+
+
+# --- the lead agent -------------------------------------------------------------------------
+
+
+async def test_lead_picks_items_column_by_column_with_arrows_numbers_and_a_click() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    lead = apps[table.lead]
+    async with running([lead]) as pilots:
+        await pilots[0].press("down", "enter")  # column 1: row 2
+        await pilots[0].press("3")  # column 2: row 3
+        await pilots[0].click(ItemGrid, offset=grid_cell(lead, 2, 0))  # column 3: row 1
+        await pilots[0].press("up", "up", "enter")  # column 4: from row 1 up twice: row 3
+        await settle(pilots)
+        assert table.state().picks == (1, 2, 0, 2)
+        assert table.state().phase is Phase.GUESSING
+        text = screen_text(lead)
+        assert "All four items are down" in text
+
+
+async def test_lead_sees_their_secret_task_on_the_bar_and_in_their_panel() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    state = table.state()
+    async with running([apps[table.lead]]):
+        text = screen_text(apps[table.lead])
+        task = state.tasks[state.secret - 1]
+        assert f"Your secret task: #{state.secret} {task}" in text
+        assert "◀ your task" in text
+
+
+async def test_lead_cannot_pick_column_three_before_column_two() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    lead = apps[table.lead]
+    async with running([lead]) as pilots:
+        await pilots[0].press("1")
+        before = table.state()
+        await pilots[0].click(ItemGrid, offset=grid_cell(lead, 2, 1))
+        await settle(pilots)
+        assert table.state() is before
+        assert "items are chosen left to right: pick from column 2" in notices(lead)
+        # The keyboard cursor cannot leave the current column either.
+        await pilots[0].press("right", "right", "enter")
+        await settle(pilots)
+        assert table.state().picks == (0, 0)
+
+
+async def test_stop_key_blocks_the_lead_until_the_stopper_hides_a_guess() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    lead_seat = table.lead
+    stopper_seat, other_seat = table.guessers()
+    lead, stopper, other = apps[lead_seat], apps[stopper_seat], apps[other_seat]
+    async with running([lead, stopper, other]) as pilots:
+        p_lead, p_stop, _ = pilots
+        await p_lead.press("1")
+        await settle(pilots)
+        await p_stop.press("s")
+        await settle(pilots)
+        assert table.state().stop == (stopper_seat,)
+        stopper_name = table.state().players[stopper_seat]
+        assert f"Wait: {stopper_name} shouted Stop!" in screen_text(lead)
+        assert f"{stopper_name} holds the stop token" in screen_text(other)
+        assert "STOP" in screen_text(other)
+        assert "You shouted Stop!" in screen_text(stopper)
+
+        await p_lead.press("2")
+        await settle(pilots)
+        assert table.state().picks == (0,)
+        assert any("shouted Stop! and is hiding a guess" in n for n in notices(lead))
+
+        await p_stop.press("3")
+        await settle(pilots)
+        assert table.state().guesses[stopper_seat] == 3
+        await p_lead.press("2")
+        await settle(pilots)
+        assert table.state().picks == (0, 1)
+
+
+async def test_exclamation_mark_also_shouts_but_escape_does_not() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    seat = table.guessers()[0]
+    async with running([apps[seat]]) as pilots:
+        await pilots[0].press("escape")
+        await settle(pilots)
+        assert table.state().stop == ()
+        await pilots[0].press("exclamation_mark")
+        await settle(pilots)
+        assert table.state().stop == (seat,)
+
+
+async def test_the_stop_key_is_shown_prominently_only_while_stop_is_possible() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    first, second = table.guessers()
+    async with running([apps[first], apps[second]]) as pilots:
+        assert "[S] Stop!" in screen_text(apps[second])
+        table.seat_session(first).shout()
+        await settle(pilots)
+        assert "[S] Stop!" not in screen_text(apps[second])
+
+
+async def test_a_shout_carries_the_arrival_time_of_its_key() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    seat = table.guessers()[0]
+    async with running([apps[seat]]) as pilots:
+        key = events.Key("s", "s")
+        key.arrived_at_ms = 12345.0  # type: ignore[attr-defined]  # what the SSH driver sets
+        apps[seat].post_message(key)
+        await settle(pilots)
+        assert table.state().stop == (seat,)
+        assert table.state().stop_at_ms == 12345
+
+
+async def test_a_lead_pick_by_number_key_carries_its_arrival_time(monkeypatch) -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    seen: list[float | None] = []
+    session = table.seat_session(table.lead)
+    original = session.pick
+
+    def spy(column: int, row: int, at_ms: float | None = None) -> None:
+        seen.append(at_ms)
+        original(column, row, at_ms)
+
+    monkeypatch.setattr(session, "pick", spy)
+    async with running([apps[table.lead]]) as pilots:
+        key = events.Key("2", "2")
+        key.arrived_at_ms = 777.0  # type: ignore[attr-defined]
+        apps[table.lead].post_message(key)
+        await settle(pilots)
+    assert seen == [777.0]
+    assert table.state().picks == (1,)
+
+
+def test_arrival_time_falls_back_to_the_hub_clock() -> None:
+    stamped = events.Key("s", "s")
+    stamped.arrived_at_ms = 42.5  # type: ignore[attr-defined]
+    assert timing.arrival_ms(stamped) == 42.5
+    before = timing.now_ms()
+    assert before <= timing.arrival_ms(events.Key("s", "s")) <= timing.now_ms()
+
+
+# --- guessers -------------------------------------------------------------------------------
+
+
+async def test_guessing_keys_work_only_after_a_stop_or_all_four_items() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    seat = table.guessers()[1]
+    lead = table.seat_session(table.lead)
+    async with running([apps[seat]]) as pilots:
+        await pilots[0].press("2")
+        await settle(pilots)
+        assert table.state().guesses[seat] is None
+        assert any("wait until all four items are down" in n for n in notices(apps[seat]))
+        for column in range(4):
+            lead.pick(column, 0)
+        await settle(pilots)
+        assert "Hide your guess" in screen_text(apps[seat])
+        await pilots[0].press("2")
+        await settle(pilots)
+        assert table.state().guesses[seat] == 2
+        text = screen_text(apps[seat])
+        assert "you hid 2" in text
+        await pilots[0].press("3")  # cannot change it
+        await settle(pilots)
+        assert table.state().guesses[seat] == 2
+
+
+# --- reveal, lead reveal, best plan, round over ---------------------------------------------
+
+
+def play_to_reveal(table) -> tuple[int, ...]:
+    """Lead picks four items, every guesser hides a guess (card = position + 1)."""
+    lead = table.seat_session(table.lead)
+    for column in range(4):
+        lead.pick(column, column % 4)
+    guessers = table.guessers()
+    for k, seat in enumerate(guessers):
+        table.seat_session(seat).guess(k + 1)
+    return guessers
+
+
+async def test_guessers_reveal_in_order_from_the_leads_left_with_optional_plans() -> None:
+    table = make_table(4)
+    apps = apps_for(table)
+    first, second, third = play_to_reveal(table)
+    async with running([apps[first], apps[second], apps[third]]) as pilots:
+        p1, p2, p3 = pilots
+        plan = apps[first].screen.query_one("#plan", Input)
+        assert plan.display and plan.has_focus
+        assert not apps[second].screen.query_one("#plan", Input).display
+        await p2.press("enter")  # not their turn: nothing happens
+        await settle(pilots)
+        assert table.state().revealed == ()
+
+        await p1.press(*"zip", "enter")
+        await settle(pilots)
+        assert table.state().revealed == (first,)
+        name = table.state().players[first]
+        for app in (apps[second], apps[third]):
+            text = screen_text(app)
+            assert f"{name} reveals 1:" in text
+            assert "“zip”" in text
+        assert apps[second].screen.query_one("#plan", Input).has_focus
+
+        await p2.press("enter")  # an empty plan is fine
+        await settle(pilots)
+        assert table.state().revealed == (first, second)
+        await p3.press(*"[b]x", "enter")
+        await settle(pilots)
+        assert table.state().phase is Phase.LEAD_REVEAL
+        assert "“[b]x”" in screen_text(apps[first])
+
+
+async def test_lead_reveals_the_task_with_a_plan_and_the_round_is_scored() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    guessers = play_to_reveal(table)
+    for seat in guessers:
+        table.seat_session(seat).reveal("")
+    lead = apps[table.lead]
+    async with running([lead, apps[guessers[0]]]) as pilots:
+        assert lead.screen.query_one("#plan", Input).has_focus
+        await pilots[0].press(*"wear", "enter")
+        await settle(pilots)
+        state = table.state()
+        assert state.phase is Phase.ROUND_OVER
+        text = screen_text(apps[guessers[0]])
+        assert f"The task was #{state.secret}" in text
+        assert "wear" in text
+
+
+async def test_lead_names_the_best_plan_with_a_number_key() -> None:
+    table = make_table(4, TableOptions(turn_seconds=0, best_plan=True))
+    apps = apps_for(table)
+    guessers = play_to_reveal(table)
+    for seat in guessers:
+        table.seat_session(seat).reveal("a plan")
+    table.seat_session(table.lead).lead_reveal("")
+    lead = apps[table.lead]
+    async with running([lead]) as pilots:
+        text = screen_text(lead)
+        assert "Name the best plan:" in text
+        await pilots[0].press("2")
+        await settle(pilots)
+        state = table.state()
+        assert state.phase is Phase.ROUND_OVER
+        assert state.history[-1].best_plan == guessers[1]
+        assert "best plan" in screen_text(lead)
+
+
+async def test_round_over_explains_every_point_and_enter_starts_the_next_round() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    first, second = table.guessers()
+    table.seat_session(first).shout()
+    table.seat_session(first).guess(table.state().secret)  # right, with the stop token
+    lead = table.seat_session(table.lead)
+    for column in range(4):
+        lead.pick(column, 0)
+    table.seat_session(second).guess(table.state().secret % 4 + 1)  # wrong
+    for seat in (first, second):
+        table.seat_session(seat).reveal("")
+    lead.lead_reveal("")
+    app = apps[second]
+    async with running([app]) as pilots:
+        text = screen_text(app)
+        assert "correct guess" in text
+        assert "stop token bonus" in text
+        assert "lead agent: 1 correct guess" in text
+        assert "wrong guess" in text
+        assert "Press Enter (or n) for the next round" in text
+        new_lead = table.state().players[(table.lead + 1) % 3]
+        assert f"Next lead agent: {new_lead}" in text
+        await pilots[0].press("enter")
+        await settle(pilots)
+        assert table.state().round == 2
+        assert f"Lead agent: {new_lead}" in screen_text(app)
+        assert "Round 2 of 6" in screen_text(app)
+
+
+async def test_n_also_starts_the_next_round() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    for seat in play_to_reveal(table):
+        table.seat_session(seat).reveal("")
+    table.seat_session(table.lead).lead_reveal("")
+    app = apps[table.guessers()[0]]
+    async with running([app]) as pilots:
+        await pilots[0].press("n")
+        await settle(pilots)
+        assert table.state().round == 2
+
+
+# --- chat -----------------------------------------------------------------------------------
+
+
+async def test_chat_is_focused_with_c_sends_with_enter_and_esc_returns_to_the_board() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    talker, listener = table.guessers()
+    async with running([apps[talker], apps[listener]]) as pilots:
+        p = pilots[0]
+        await p.press("c")
+        assert apps[talker].focused is apps[talker].screen.query_one("#chat-input")
+        await p.press(*"s1[@click=app.quit]", "enter")  # keys typed here are just text
+        await settle(pilots)
+        state = table.state()
+        assert state.stop == () and state.guesses[talker] is None
+        assert "s1[@click=app.quit]" in screen_text(apps[listener])
+        await p.press("escape")
+        assert isinstance(apps[talker].focused, ItemGrid)
+        await p.press("s")
+        await settle(pilots)
+        assert table.state().stop == (talker,)
+
+
+async def test_tab_reaches_the_chat_input() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    app = apps[table.guessers()[0]]
+    async with running([app]) as pilots:
+        await pilots[0].press("tab")
+        assert app.focused is app.screen.query_one("#chat-input")
+
+
+async def test_the_lead_is_muted_while_picking() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    lead = apps[table.lead]
+    async with running([lead]) as pilots:
+        await pilots[0].press("c", *"it's 3", "enter")
+        await settle(pilots)
+        assert "the lead agent stays silent while picking items" in notices(lead)
+        assert table.hub.tables[table.code].chat == type(table.hub.tables[table.code].chat)()
+        assert lead.screen.query_one("#chat-input", Input).value == "it's 3"
+
+
+# --- spectators, host, bots -----------------------------------------------------------------
+
+
+async def test_a_spectator_sees_the_public_board_but_no_hand_and_no_actions() -> None:
+    table = make_table(3, spectators=1)
+    watcher = GameHost(table.sessions[-1])
+    lead = table.seat_session(table.lead)
+    lead.pick(0, 2)
+    async with running([watcher]) as pilots:
+        text = screen_text(watcher)
+        assert "You are watching" in text
+        assert "Your cards" not in text and "secret" not in text
+        assert "Waiting for" in text
+        await pilots[0].press("s", "1", "c")
+        await settle(pilots)
+        state = table.state()
+        assert state.stop == () and state.picks == (2,)
+        assert not isinstance(watcher.focused, Input)
+
+
+async def test_host_ends_the_game_with_ctrl_e_after_confirming() -> None:
+    table = make_table(3, TableOptions(turn_seconds=0, rounds=0))
+    apps = apps_for(table)
+    host, guest = apps[0], apps[1]
+    async with running([host, guest]) as pilots:
+        await pilots[1].press("ctrl+e")
+        await settle(pilots)
+        assert not isinstance(guest.screen, ConfirmEndGame)
+        await pilots[0].press("ctrl+e")
+        assert isinstance(host.screen, ConfirmEndGame)
+        await pilots[0].press("n")
+        assert table.hub.tables[table.code].status == "playing"
+        await pilots[0].press("ctrl+e", "y")
+        await settle(pilots)
+        assert table.hub.tables[table.code].status == "finished"
+
+
+async def test_scoreboard_marks_bots_away_players_and_hidden_guesses() -> None:
+    table = make_table(3, bots=1)
+    apps = apps_for(table)
+    seat = next(s for s in table.guessers() if table.sessions[0].hub.tables[
+        table.code].seats[s].player_id.startswith("key:"))
+    app = apps[seat]
+    async with running([app]) as pilots:
+        table.seat_session(seat).shout()
+        table.seat_session(seat).guess(1)
+        away = next(s for s, info in enumerate(table.hub.tables[table.code].seats)
+                    if not info.is_bot and s != seat)
+        table.hub.away(table.hub.tables[table.code], away)
+        await settle(pilots)
+        players = app.screen.query_one("#players", Lines)
+        text = "\n".join("".join(t for t, _ in line) for line in players.lines)
+        assert " bot" in text
+        assert " away" in text
+        assert "STOP hid" in text
+
+
+def test_bot_moves_are_marked_in_the_log() -> None:
+    log = GameLog()
+    assert log.format(LogLine("Bot Ada hides a guess", "guess", by_bot=True)).plain \
+        == "Bot Ada hides a guess (bot)"
+    assert log.format(LogLine("Ann hides a guess", "guess")).plain == "Ann hides a guess"
+
+
+def test_log_writes_only_lines_it_has_not_shown() -> None:
+    a, b, c, d = (LogLine(x) for x in "abcd")
+    assert new_lines((a, b), (a, b, c)) == (False, (c,))
+    assert new_lines((a, b, c), (b, c, d)) == (False, (d,))  # the deque dropped its oldest
+    assert new_lines((a, b), (c,)) == (True, (c,))  # a new game cleared the log
+    assert new_lines((), (ChatLine("Ann", "hi"),)) == (False, (ChatLine("Ann", "hi"),))
+
+
+# --- errors, countdown, repaint economy ---------------------------------------------------
+
+
+async def test_a_refused_move_shows_the_hubs_message_and_changes_nothing() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    lead = apps[table.lead]
+    async with running([lead]) as pilots:
+        before = table.state()
+        shown = lead.shows
+        await pilots[0].press("s")
+        await settle(pilots)
+        assert "the lead agent cannot shout Stop!" in notices(lead)
+        assert table.state() is before
+        assert lead.shows == shown
+
+
+async def test_the_countdown_ticks_only_while_a_turn_timer_runs() -> None:
+    table = make_table(3, TableOptions(turn_seconds=30))
+    apps = apps_for(table)
+    app = apps[table.guessers()[0]]
+    async with running([app]) as pilots:
+        table.hub.changed(table.hub.tables[table.code])  # the hub arms its timer on a loop
+        await settle(pilots)
+        countdown = app.screen.query_one(Countdown)
+        assert countdown._ticker is not None
+        assert "⏱ 0:" in screen_text(app)
+        screen = app.game_screen
+        screen.show(replace(table.seat_session(table.guessers()[0]).view(), deadline_ms=None))
+        await settle(pilots)
+        assert countdown._ticker is None
+        assert "⏱" not in screen_text(app)
+        table.hub.close()
+
+
+async def test_a_pick_repaints_the_grid_but_not_the_task_bar(monkeypatch) -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    lead = apps[table.lead]
+    async with running([lead]) as pilots:
+        renders: list[str] = []
+        for cls in (Lines, ItemGrid):
+            original = cls.render
+
+            def counting(self, _original=original):  # type: ignore[no-untyped-def]
+                renders.append(self.id or "")
+                return _original(self)
+
+            monkeypatch.setattr(cls, "render", counting)
+        await pilots[0].press("1")
+        await settle(pilots)
+        assert "grid" in renders
+        assert "tasks" not in renders and "players" not in renders
+
+
+async def test_show_timing_for_a_full_first_render_and_a_one_pick_change() -> None:
+    """Measured, not asserted: printed for the report (run with -s to see it)."""
+    table = make_table(5)
+    apps = apps_for(table)
+    lead = table.seat_session(table.lead)
+    app = apps[table.guessers()[0]]
+    async with running([app], size=(120, 40)) as pilots:
+        screen = app.game_screen
+        fresh = GameScreen(table.seat_session(table.guessers()[0]))
+        await app.push_screen(fresh)
+        await settle(pilots)
+        fresh.table_view = None
+        for widget in fresh.query(Lines):
+            widget.lines = ()
+        fresh.query_one(ItemGrid).view = None
+        start = time.perf_counter()
+        fresh.show(table.seat_session(table.guessers()[0]).view())
+        full_show = time.perf_counter() - start
+        start = time.perf_counter()
+        await pilots[0].pause()
+        full_paint = time.perf_counter() - start
+        app.pop_screen()
+        await settle(pilots)
+        samples = []
+        for column in range(3):
+            lead.pick(column, 1)
+            view = table.seat_session(table.guessers()[0]).view()
+            start = time.perf_counter()
+            screen.show(view)
+            samples.append(time.perf_counter() - start)
+            await pilots[0].pause()
+        print(f"\nshow(): full first render {full_show * 1000:.2f} ms "
+              f"(+ paint {full_paint * 1000:.1f} ms); one pick "
+              f"{min(samples) * 1000:.2f}-{max(samples) * 1000:.2f} ms")
+
+
+# --- secrets stay secret ------------------------------------------------------------------
+
+
+def looks(app: GameHost) -> tuple[object, ...]:
+    """What a player can see: the screen's text, plus the styled spans of every text panel
+    and what the grid draws (roles carry the highlights, so a tell in colour shows too)."""
+    screen = app.game_screen
+    return (screen_text(app),
+            tuple((w.id, w.lines) for w in screen.query(Lines)),
+            ItemGrid.drawn_fields(screen.query_one(ItemGrid).view))
+
+
+def table_name(i: int) -> str:
+    return "the spectator" if i == 3 else f"seat {i}"
+
+
+async def test_no_seat_ever_sees_another_seats_hidden_guess_or_the_leads_task_early() -> None:
+    """Counterfactual worlds: the same round is played at four tables that differ only in
+    one secret (the lead's task, or one guesser's hidden card). Until that secret is
+    revealed, every other seat's screen (text and styles) must be the same in both worlds;
+    and no screen but the lead's ever shows a secret task marker before the reveal."""
+    base_cards = {0: 1, 1: 2}  # guesser index -> card hidden
+
+    def world(secret_shift: int = 0, cards: dict[int, int] = base_cards, owner: int = -1):
+        """A table, and an app for every seat but ``owner`` (whose secret differs)."""
+        table = make_table(3, spectators=1)
+        hub_table = table.hub.tables[table.code]
+        if secret_shift:
+            hub_table.state = replace(hub_table.state,
+                                      secret=(hub_table.state.secret % 4) + secret_shift)
+        apps = {i: GameHost(s) for i, s in enumerate(table.sessions) if s.seat != owner}
+        return table, apps, cards
+
+    probe = make_table(3)
+    lead, (g0, g1) = probe.lead, probe.guessers()
+    worlds = {"base": world(), "lead": world(secret_shift=1, owner=lead),
+              "g0": world(cards={0: 3, 1: 2}, owner=g0),
+              "g1": world(cards={0: 1, 1: 4}, owner=g1)}
+    revealed_by = {"g0": "reveal0", "g1": "reveal1", "lead": "lead_reveal"}
+    all_apps = [app for _, apps, _ in worlds.values() for app in apps.values()]
+
+    def step(name: str) -> None:
+        for table, _apps, cards in worlds.values():
+            session = table.seat_session
+            match name:
+                case "pick0":
+                    session(lead).pick(0, 1)
+                case "picks":
+                    for column in (1, 2, 3):
+                        session(lead).pick(column, column)
+                case "stop":
+                    session(g0).shout()
+                case "hide0":
+                    session(g0).guess(cards[0])
+                case "hide1":
+                    session(g1).guess(cards[1])
+                case "reveal0":
+                    session(g0).reveal("plan zero")
+                case "reveal1":
+                    session(g1).reveal("plan one")
+                case "lead_reveal":
+                    session(lead).lead_reveal("the lead's plan")
+
+    async with running(all_apps) as pilots:
+        done: set[str] = set()
+        for name in ("start", "pick0", "stop", "hide0", "picks", "hide1", "reveal0",
+                     "reveal1", "lead_reveal"):
+            if name != "start":
+                step(name)
+                done.add(name)
+            await settle(pilots)
+            base_apps = worlds["base"][1]
+            base_looks = {i: looks(app) for i, app in base_apps.items()}
+            for label, (_table, apps, _cards) in worlds.items():
+                if label == "base" or revealed_by[label] in done:
+                    continue
+                for i, theirs in apps.items():
+                    for _retry in range(3):  # a leak persists; a late repaint does not
+                        if looks(theirs) == base_looks[i]:
+                            break
+                        await settle(pilots)
+                        base_looks[i] = looks(base_apps[i])
+                    assert looks(theirs) == base_looks[i], (
+                        f"after {name}, {table_name(i)} can tell {label}'s secret")
+            if "lead_reveal" not in done:
+                for i, app in base_apps.items():
+                    text = screen_text(app)
+                    if i != lead:
+                        for marker in ("your task", "secret task", "◀ the task",
+                                       "The task was", "reveals the task:"):
+                            assert marker not in text

@@ -1,0 +1,380 @@
+"""What each part of the game screen says, as plain data built from one seat's TableView.
+
+Every function here is pure: a :class:`~engine.hub.TableView` in, a tuple of lines out.
+A line is a tuple of spans ``(text, role)``; the role names a component class of
+:class:`tui.board.Lines` (``""`` is plain text). Player-typed text (names, plans) only ever
+lands in the text of a span, never in markup, so it is shown literally.
+
+Because the widgets keep these tuples and compare them with the previous ones, a hub change
+repaints only the widgets whose lines changed. And because they read only the seat's own
+view, nothing here can show a secret the hub did not hand to this seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rich.cells import cell_len
+
+from engine.hub import TableView
+from engine.rules import COLUMNS, Phase, View
+
+Span = tuple[str, str]
+Line = tuple[Span, ...]
+
+AFTER_LEAD_REVEAL = (Phase.BEST_PLAN, Phase.ROUND_OVER, Phase.GAME_OVER)
+REVEAL_PHASES = (Phase.REVEALING, Phase.LEAD_REVEAL, *AFTER_LEAD_REVEAL)
+
+
+def plain(text: str) -> Line:
+    return ((text, ""),)
+
+
+def line_text(line: Line) -> str:
+    return "".join(text for text, _role in line)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal cells (names may be wide)."""
+    return text + " " * max(0, width - cell_len(text))
+
+
+def who(view: View, seat: int) -> str:
+    """A player's name as this seat says it: "you" for themselves."""
+    return "you" if seat == view.seat else view.players[seat]
+
+
+def names(view: View, seats: Iterable[int]) -> str:
+    listed = [who(view, s) for s in seats]
+    if len(listed) <= 1:
+        return "".join(listed)
+    return ", ".join(listed[:-1]) + " and " + listed[-1]
+
+
+def next_revealer(view: View) -> int | None:
+    return next((s for s in view.guessers if s not in view.revealed), None)
+
+
+def stoppers_pending(view: View) -> tuple[int, ...]:
+    """Stop holders who have not hidden their guess yet: the lead waits for them."""
+    return tuple(s for s in view.stop if not view.hidden[s])
+
+
+def round_text(view: View) -> str:
+    if view.total_rounds is None:
+        return f"Round {view.round} (endless)"
+    return f"Round {view.round} of {view.total_rounds}"
+
+
+def task_name(view: View, card: int | None) -> str:
+    if card is None or not 1 <= card <= len(view.tasks):
+        return "?"
+    return view.tasks[card - 1]
+
+
+# --- status line -------------------------------------------------------------------------
+
+
+def waiting_text(view: View) -> tuple[str, bool]:
+    """What the table waits for (from ``view.waiting_for``), and whether it waits for me."""
+    me = view.seat
+    waiting = view.waiting_for
+    mine = me is not None and me in waiting and view.phase is not Phase.ROUND_OVER
+    phase = view.phase
+    if phase is Phase.PICKING:
+        pending = stoppers_pending(view)
+        if pending:
+            verb = "hide" if mine else ("hides" if len(pending) == 1 else "hide")
+            if mine:
+                return "Your turn: you shouted Stop! Hide your guess", True
+            return f"Stop! Waiting while {names(view, pending)} {verb} a guess", False
+        column = len(view.picks) + 1
+        if mine:
+            return f"Your turn: pick an item from column {column}", True
+        return f"Waiting for {who(view, view.lead)} to pick from column {column}", False
+    if phase is Phase.GUESSING:
+        if mine:
+            return "Your turn: hide your guess (keys 1-4)", True
+        return f"Waiting for {names(view, waiting)} to hide a guess", False
+    if phase is Phase.REVEALING:
+        if mine:
+            return "Your turn: reveal your guess and tell your plan", True
+        return f"Waiting for {names(view, waiting)} to reveal a guess", False
+    if phase is Phase.LEAD_REVEAL:
+        if mine:
+            return "Your turn: reveal the task", True
+        return f"Waiting for {who(view, view.lead)} to reveal the task", False
+    if phase is Phase.BEST_PLAN:
+        if mine:
+            return "Your turn: name the best plan", True
+        return f"Waiting for {who(view, view.lead)} to name the best plan", False
+    if phase is Phase.ROUND_OVER:
+        return "Round over: the points are in", False
+    return "Game over", False
+
+
+def status_line(tv: TableView) -> Line:
+    view = tv.game
+    assert view is not None
+    waiting, mine = waiting_text(view)
+    lead = "you" if view.is_lead else view.players[view.lead]
+    spans: list[Span] = [(round_text(view), "title"), (" · Lead agent: ", ""),
+                         (lead, "name"), (" · ", "")]
+    spans.append((waiting, "me" if mine else ""))
+    if tv.my_seat is None:
+        spans.append((" · watching", "dim"))
+    return tuple(spans)
+
+
+# --- task bar ----------------------------------------------------------------------------
+
+
+def task_lines(tv: TableView) -> tuple[Line, ...]:
+    """The four numbered tasks; the lead's own task marked on the lead's screen only (the
+    view holds ``secret`` for the lead, and for everyone once revealed)."""
+    view = tv.game
+    assert view is not None
+    revealed_to_all = view.phase in AFTER_LEAD_REVEAL
+    lines: list[Line] = []
+    for number, task in enumerate(view.tasks, 1):
+        is_secret = view.secret == number
+        spans: list[Span] = [(f"{number} ", "key"), (task, "secret" if is_secret else "")]
+        if is_secret:
+            spans.append(("  ◀ the task" if revealed_to_all else "  ◀ your task",
+                          "secret"))
+        guessed = [s for s, g in enumerate(view.guesses) if g == number]
+        if guessed:
+            spans.append((f"  ← {names(view, guessed)}", "dim"))
+        lines.append(tuple(spans))
+    return tuple(lines)
+
+
+# --- scoreboard --------------------------------------------------------------------------
+
+
+def score_lines(tv: TableView) -> tuple[Line, ...]:
+    """One line a seat: waiting marker, name, points, then public tags (lead, stop token,
+    hidden guess without its value, revealed card, bot, away)."""
+    view = tv.game
+    assert view is not None
+    width = min(16, max(cell_len(n) for n in view.players))
+    show_cards = view.phase in AFTER_LEAD_REVEAL
+    waiting = () if view.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) else view.waiting_for
+    lines: list[Line] = []
+    for seat, name in enumerate(view.players):
+        mark = "▸" if seat in waiting else " "
+        spans: list[Span] = [(mark, "me"), (pad(name, width), "me" if seat == tv.my_seat
+                                               else "name")]
+        spans.append((f" {view.scores[seat]:>3} ", "title"))
+        if seat == view.lead:
+            spans.append((" LEAD", "lead"))
+        if seat in view.stop:
+            spans.append((" STOP", "stop"))
+        public_card = view.guesses[seat] if (seat in view.revealed or show_cards) else None
+        if public_card is not None:
+            role = ""
+            if view.secret is not None and show_cards:
+                role = "good" if public_card == view.secret else "bad"
+            spans.append((f" [{public_card}]", role or "name"))
+        elif view.hidden[seat] and seat != view.lead:
+            spans.append((" hid", "dim"))
+        if tv.my_seat == seat:
+            spans.append((" (you)", "dim"))
+        if seat < len(tv.seats):
+            info = tv.seats[seat]
+            if info.is_bot:
+                spans.append((" bot", "dim"))
+            elif info.botted:
+                spans.append((" away: bot plays", "warn"))
+            elif not info.connected:
+                spans.append((" away", "warn"))
+        lines.append(tuple(spans))
+    return tuple(lines)
+
+
+# --- the seat's own panel: hand, secret, what to do ----------------------------------------
+
+
+def _hand_line(view: View) -> Line:
+    mine = view.my_guess
+    spans: list[Span] = [("Your cards: ", "")]
+    for card in (1, 2, 3, 4):
+        spans.append((f" {card} ", "secret" if card == mine else "card"))
+        spans.append((" ", ""))
+    if mine is not None:
+        verb = "revealed" if view.seat in view.revealed else "hid"
+        spans.append((f" you {verb} {mine}: {task_name(view, mine)}", "dim"))
+    return tuple(spans)
+
+
+def _next_round_line(tv: TableView) -> Line:
+    view = tv.game
+    assert view is not None
+    new_lead = (view.lead + 1) % len(view.players)
+    tail: Line = ((". Next lead agent: ", ""), (who(view, new_lead), "name"))
+    if tv.my_seat is None:
+        return (("Round over", "title"), *tail)
+    return (("Press ", ""), ("Enter", "key"), (" (or ", ""), ("n", "key"),
+            (") for the next round", ""), *tail)
+
+
+def _lead_lines(tv: TableView, view: View) -> list[Line]:
+    lines: list[Line] = []
+    if view.phase not in AFTER_LEAD_REVEAL:
+        lines.append((("Your secret task: ", ""),
+                      (f"#{view.secret} {task_name(view, view.secret)}", "secret")))
+    phase = view.phase
+    if phase is Phase.PICKING:
+        pending = stoppers_pending(view)
+        if pending:
+            lines.append((("Wait: ", "warn"),
+                           (f"{names(view, pending)} shouted Stop! and is hiding a guess", "")))
+        else:
+            lines.append(((f"Pick from column {len(view.picks) + 1}: ", "me"), ("↑↓", "key"),
+                          (" + ", ""), ("Enter", "key"), (", keys ", ""), ("1-4", "key"),
+                          (" or a click. Stay silent: no hints!", "")))
+    elif phase is Phase.GUESSING:
+        lines.append(plain("All four items are down: the others hide their guesses."))
+    elif phase is Phase.REVEALING:
+        nxt = next_revealer(view)
+        lines.append(plain(f"Listen: {who(view, nxt) if nxt is not None else '-'} reveals "
+                           "next. You reveal the task last."))
+    elif phase is Phase.LEAD_REVEAL:
+        lines.append((("Your turn: ", "me"), ("reveal the task. Tell how the items were "
+                                              "meant to be used (optional), then ", ""),
+                       ("Enter", "key")))
+    elif phase is Phase.BEST_PLAN:
+        spans: list[Span] = [("Name the best plan: ", "me")]
+        for k, seat in enumerate(view.guessers, 1):
+            spans += [(str(k), "key"), (f" {view.players[seat]}  ", "")]
+        lines.append(tuple(spans))
+    return lines
+
+
+def _guesser_lines(tv: TableView, view: View) -> list[Line]:
+    me = view.seat
+    assert me is not None
+    lines: list[Line] = [_hand_line(view)]
+    phase = view.phase
+    lead = who(view, view.lead)
+    if phase is Phase.PICKING:
+        if view.can_shout():
+            lines.append((("[S] Stop!", "stop-key"),
+                          ("  guess early, before the 4th item: +1 if right, -1 if wrong", "")))
+        elif me in view.stop and view.my_guess is None:
+            lines.append((("You shouted Stop! ", "stop"), ("Hide your guess now: ", ""),
+                          ("1-4", "key"), (f" ({lead} waits for you)", "")))
+        elif me in view.stop:
+            lines.append(plain("Stop token placed on your guess. Watch the last items."))
+        else:
+            holder = names(view, view.stop)
+            lines.append(((f"{holder} holds the stop token. ", "stop"),
+                           ("Hide your guess (", ""), ("1-4", "key"),
+                           (") when all four items are down.", "")))
+    elif phase is Phase.GUESSING:
+        if view.my_guess is None:
+            lines.append((("Hide your guess: ", "me"), ("press ", ""), ("1-4", "key"),
+                          (" for the task you think it is.", "")))
+        else:
+            waiting = [s for s in view.waiting_for if s != me]
+            lines.append(plain(f"Your guess is hidden. Waiting for {names(view, waiting)}."))
+    elif phase is Phase.REVEALING:
+        nxt = next_revealer(view)
+        if nxt == me:
+            lines.append((("Your turn to reveal. ", "me"),
+                          ("Type your plan for the four items (optional), then ", ""),
+                          ("Enter", "key")))
+        elif me in view.revealed:
+            lines.append(plain(f"Waiting for {names(view, view.waiting_for)} to reveal."))
+        else:
+            lines.append(plain(f"{who(view, nxt) if nxt is not None else '-'} reveals next; "
+                               "you reveal in turn from the lead's left."))
+    elif phase is Phase.LEAD_REVEAL:
+        lines.append(plain(f"Waiting for {lead} to reveal the task."))
+    elif phase is Phase.BEST_PLAN:
+        lines.append(plain(f"Waiting for {lead} to name the best plan."))
+    return lines
+
+
+def turn_lines(tv: TableView) -> tuple[Line, ...]:
+    """This seat's private panel: the lead's secret task or the hand, and what to do now."""
+    view = tv.game
+    assert view is not None
+    if view.phase is Phase.ROUND_OVER:
+        return (_next_round_line(tv),)
+    if view.phase is Phase.GAME_OVER:
+        return (plain("The game is over."),)
+    if tv.my_seat is None:
+        return ((("You are watching: no hand and no moves. ", "dim"), ("c", "key"),
+                 (" chat (spectators read only)", "dim")),)
+    if view.is_lead:
+        return tuple(_lead_lines(tv, view))
+    return tuple(_guesser_lines(tv, view))
+
+
+def plan_prompt(tv: TableView) -> str | None:
+    """The placeholder of the plan input when this seat must reveal now, else None."""
+    view = tv.game
+    if view is None or tv.my_seat is None:
+        return None
+    if view.phase is Phase.REVEALING and next_revealer(view) == tv.my_seat:
+        return f"Your plan (optional), Enter reveals card {view.my_guess}"
+    if view.phase is Phase.LEAD_REVEAL and view.is_lead:
+        return "Your plan (optional), Enter reveals the task"
+    return None
+
+
+# --- reveals and the round's points --------------------------------------------------------
+
+
+def reveal_lines(tv: TableView) -> tuple[Line, ...]:
+    """Revealed cards and plans in reveal order, then the lead's; at round over the points
+    of the round, each explained."""
+    view = tv.game
+    assert view is not None
+    if view.phase is Phase.ROUND_OVER and view.history:
+        return round_over_lines(view)
+    if view.phase not in REVEAL_PHASES:
+        return ()
+    lines: list[Line] = []
+    for seat in view.revealed:
+        card = view.guesses[seat]
+        lines.append(((view.players[seat], "name"),
+                      (f" reveals {card}: {task_name(view, card)}", "")))
+        if view.plans[seat]:
+            lines.append(((f"  “{view.plans[seat]}”", "plan"),))
+    if view.phase in AFTER_LEAD_REVEAL and view.secret is not None:
+        lines.append(((view.players[view.lead], "name"), (" (lead) reveals the task: ", ""),
+                      (f"#{view.secret} {task_name(view, view.secret)}", "good")))
+        if view.plans[view.lead]:
+            lines.append(((f"  “{view.plans[view.lead]}”", "plan"),))
+    return tuple(lines)
+
+
+def round_over_lines(view: View) -> tuple[Line, ...]:
+    result = view.history[-1]
+    width = min(16, max(cell_len(n) for n in view.players))
+    lines: list[Line] = [((f"Round {result.round} over. The task was ", "title"),
+                          (f"#{result.secret} {result.task}", "good"))]
+    for seat in _seat_order(view, result.lead):
+        reasons = [ln.reason for ln in result.lines if ln.seat == seat]
+        delta = result.delta(seat)
+        if not reasons:
+            guess = result.guesses[seat] if seat < len(result.guesses) else None
+            reasons = ["wrong guess" if guess is not None and seat != result.lead
+                       else "no correct guesses"]
+        role = "good" if delta > 0 else ("bad" if delta < 0 else "dim")
+        lines.append(((" " + pad(view.players[seat], width), "name"),
+                      (f" {delta:+d} ", role), ("; ".join(reasons), "")))
+    return tuple(lines)
+
+
+def _seat_order(view: View, lead: int) -> Sequence[int]:
+    n = len(view.players)
+    return [lead, *((lead + k) % n for k in range(1, n))]
+
+
+def grid_title(view: View) -> str:
+    if view.phase is Phase.PICKING and len(view.picks) < COLUMNS:
+        return f"Items: one per column, left to right (column {len(view.picks) + 1} next)"
+    return "Items: the four chosen"

@@ -1,0 +1,304 @@
+"""The in-game screen: one round as one seat (or a spectator) sees it.
+
+Contract with the app: ``GameScreen(session)`` is pushed when the table is playing; on
+every hub change the app calls :meth:`GameScreen.show` with ``session.view()``. ``show``
+hands each widget its own slice of the view; a widget repaints only if its slice changed.
+
+Moves go to the hub through the session; a refusal (:class:`IllegalAction`) is shown as a
+notification and nothing else changes. Stop! and the lead's picks carry the time the key's
+bytes reached the server (:func:`tui.timing.arrival_ms`), so they are handled in
+``on_key``, where the event is at hand; their bindings exist for the help screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Input, Label
+
+from engine.hub import Session, TableView, now_ms
+from engine.rules import IllegalAction, Phase
+from tui import board_text
+from tui.board import Countdown, ItemGrid, Lines
+from tui.chat import ChatLog, ChatPanel, GameLog
+from tui.timing import arrival_ms
+
+SHOUT_KEYS = ("s", "S", "exclamation_mark")
+MAX_GUESSERS = 7
+
+
+def _number_bindings() -> list[BindingType]:
+    bindings: list[BindingType] = []
+    for k in range(1, 5):
+        bindings.append(Binding(str(k), f"pick_row({k})", f"Pick the item in row {k} of the "
+                                "current column (lead)", show=False))
+        bindings.append(Binding(str(k), f"hide_guess({k})", f"Hide guessing card {k}",
+                                show=False))
+    for k in range(1, MAX_GUESSERS + 1):
+        bindings.append(Binding(str(k), f"choose_best({k})", f"Name player {k} for the best "
+                                "plan (lead)", show=False))
+    return bindings
+
+
+class ConfirmEndGame(ModalScreen[bool]):
+    """Asks the host whether to end the game for everyone."""
+
+    CSS_PATH = "game.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes, end the game"),
+        Binding("n,escape", "answer(False)", "No, keep playing"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Label("End the game now, for everyone at the table?")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Yes, end it (y)", id="yes", variant="error")
+                yield Button("No (n)", id="no")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class GameScreen(Screen[None]):
+    """A round in progress, for the seat of ``session`` (or a spectator)."""
+
+    CSS_PATH = "game.tcss"
+    AUTO_FOCUS = "#grid"
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (32, "-tall")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "shout", "Stop! (shout before the 4th item is down)", key_display="S"),
+        Binding("exclamation_mark", "shout", "Stop! (same as S)", show=False),
+        *_number_bindings(),
+        Binding("enter,n", "next_round", "Next round (when the round is over)"),
+        Binding("c", "chat", "Chat with the table"),
+        Binding("escape", "board", "Back to the board (leave the chat or plan input)"),
+        Binding("ctrl+e", "end_game", "End the game for everyone (host only)"),
+    ]
+
+    def __init__(self, session: Session, *, name: str | None = None,
+                 id: str | None = None) -> None:
+        super().__init__(name=name, id=id)
+        self.session = session
+        self.table_view: TableView | None = None
+        self._pending: TableView | None = None
+        self._ready = False
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="status-row"):
+            yield Lines(id="status")
+            yield Countdown(id="countdown")
+        with Horizontal(id="top"):
+            yield Lines(id="tasks")
+            yield Lines(id="players")
+        yield ItemGrid(id="grid")
+        with Vertical(id="turn"):
+            yield Lines(id="reveals")
+            yield Lines(id="turn-text")
+            plan = Input(id="plan", max_length=160, compact=True)
+            plan.cursor_blink = False
+            yield plan
+        with Horizontal(id="bottom"):
+            yield GameLog(id="log")
+            yield ChatPanel(id="chat")
+
+    def on_mount(self) -> None:
+        self.query_one("#tasks").border_title = "Tasks"
+        self.query_one("#players").border_title = "Players · points"
+        self.query_one("#log").border_title = "Log"
+        self.query_one("#chat").border_title = "Chat"
+        self.query_one("#plan").display = False
+        view = self._pending or self.session.view()
+        self._pending = None
+        self._ready = True
+        if view is not None:
+            self.show(view)
+
+    # -- the contract: one view in, changed widgets out -------------------------------------
+
+    def show(self, view: TableView | None) -> None:
+        """Show ``view`` (this session's TableView). Only widgets whose data changed repaint;
+        the countdown alone ticks, and only while a deadline exists."""
+        if view is None or view.game is None:
+            return
+        if not self._ready:
+            self._pending = view
+            return
+        old = self.table_view
+        self.table_view = view
+        game = view.game
+        self.query_one("#status", Lines).lines = (board_text.status_line(view),)
+        self.query_one(Countdown).deadline = view.deadline_ms
+        self.query_one("#tasks", Lines).lines = board_text.task_lines(view)
+        self.query_one("#players", Lines).lines = board_text.score_lines(view)
+        grid = self.query_one(ItemGrid)
+        grid.view = game
+        grid.border_title = board_text.grid_title(game)
+        self.query_one("#reveals", Lines).lines = board_text.reveal_lines(view)
+        self.query_one("#turn-text", Lines).lines = board_text.turn_lines(view)
+        self._show_plan_input(board_text.plan_prompt(view))
+        self.query_one(GameLog).show_lines(view.log)
+        self.query_one(ChatLog).show_lines(view.chat)
+        # Classes go on the one widget they style: a class on the screen restyles it all.
+        grid.set_class(game.phase in board_text.REVEAL_PHASES, "-chosen")
+        if old is None or old.my_seat != view.my_seat:
+            self.query_one("#chat-input", Input).disabled = view.my_seat is None
+        if old is not None and old.game is not None and old.game.round != game.round:
+            grid.cursor_row = 0
+
+    def _show_plan_input(self, prompt: str | None) -> None:
+        plan = self.query_one("#plan", Input)
+        if prompt is None:
+            if plan.display:
+                had_focus = plan.has_focus
+                plan.display = False
+                plan.value = ""
+                if had_focus:
+                    self.query_one(ItemGrid).focus()
+            return
+        if plan.placeholder != prompt:
+            plan.placeholder = prompt
+        if not plan.display:
+            plan.display = True
+            chat = self.query_one("#chat-input", Input)
+            if not (chat.has_focus and chat.value):
+                plan.focus()
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Any:
+        return None if self.table_view is None else self.table_view.game
+
+    def _do(self, command: Callable[..., object], *args: object) -> bool:
+        """Run a session command; a refusal becomes a notification. True if accepted."""
+        try:
+            command(*args)
+        except IllegalAction as refusal:
+            self.notify(str(refusal), severity="warning", markup=False)
+            return False
+        return True
+
+    def _seated(self) -> bool:
+        return self.table_view is not None and self.table_view.my_seat is not None
+
+    def _lead_picking(self) -> bool:
+        game = self.game
+        return game is not None and game.is_lead and game.phase is Phase.PICKING
+
+    # -- keys that carry their arrival time -------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        if isinstance(self.focused, Input) or self.game is None:
+            return
+        if event.key in SHOUT_KEYS and self._seated():
+            event.stop()
+            event.prevent_default()
+            self.shout(arrival_ms(event))
+        elif event.key in ("1", "2", "3", "4") and self._lead_picking():
+            event.stop()
+            event.prevent_default()
+            self.pick_row(int(event.key), arrival_ms(event))
+
+    def shout(self, at_ms: float) -> None:
+        self._do(self.session.shout, at_ms)
+
+    def pick_row(self, row: int, at_ms: float) -> None:
+        game = self.game
+        if game is None:
+            return
+        grid = self.query_one(ItemGrid)
+        if game.can_pick():
+            grid.cursor_row = row - 1
+        self._do(self.session.pick, len(game.picks), row - 1, at_ms)
+
+    @on(ItemGrid.Picked)
+    def picked(self, message: ItemGrid.Picked) -> None:
+        self._do(self.session.pick, message.column, message.row, message.at_ms)
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        game = self.game
+        if game is None:
+            return action in ("chat", "board")
+        seated = self._seated()
+        if action == "shout":
+            return seated and not game.is_lead
+        if action == "pick_row":
+            return self._lead_picking()
+        if action == "hide_guess":
+            return (seated and not game.is_lead and game.my_guess is None
+                    and game.phase in (Phase.PICKING, Phase.GUESSING))
+        if action == "choose_best":
+            (k,) = parameters
+            return (game.is_lead and game.phase is Phase.BEST_PLAN
+                    and isinstance(k, int) and k <= len(game.guessers))
+        if action == "next_round":
+            return seated and game.phase is Phase.ROUND_OVER
+        if action == "end_game":
+            return self.table_view is not None and self.table_view.is_host
+        return True
+
+    def action_shout(self) -> None:
+        self.shout(now_ms())
+
+    def action_pick_row(self, row: int) -> None:
+        self.pick_row(row, now_ms())
+
+    def action_hide_guess(self, card: int) -> None:
+        self._do(self.session.guess, card)
+
+    def action_choose_best(self, k: int) -> None:
+        game = self.game
+        if game is not None and 1 <= k <= len(game.guessers):
+            self._do(self.session.best_plan, game.guessers[k - 1])
+
+    def action_next_round(self) -> None:
+        self._do(self.session.next_round)
+
+    def action_chat(self) -> None:
+        chat = self.query_one("#chat-input", Input)
+        if chat.disabled:
+            self.notify("Spectators read the chat; take a seat to talk.", markup=False)
+            return
+        chat.focus()
+
+    def action_board(self) -> None:
+        self.query_one(ItemGrid).focus()
+
+    def action_end_game(self) -> None:
+        def answered(answer: bool | None) -> None:
+            if answer:
+                self._do(self.session.end_game)
+
+        self.app.push_screen(ConfirmEndGame(), answered)
+
+    # -- inputs ------------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#chat-input")
+    def send_chat(self, event: Input.Submitted) -> None:
+        if event.value.strip() and self._do(self.session.chat, event.value):
+            event.input.value = ""
+
+    @on(Input.Submitted, "#plan")
+    def reveal(self, event: Input.Submitted) -> None:
+        game = self.game
+        if game is None:
+            return
+        command = self.session.lead_reveal if game.is_lead else self.session.reveal
+        if self._do(command, event.value):
+            event.input.value = ""
