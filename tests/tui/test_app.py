@@ -10,7 +10,6 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static, Switch
 
 from engine import rules
-from engine.bots import Bot
 from engine.cards import load_deck
 from engine.hub import Hub, Session, TableOptions
 from engine.identity import Player
@@ -72,8 +71,32 @@ def play(session: Session, action: rules.Action) -> None:
             session.next_round()
 
 
+def simple_move(view: rules.View) -> rules.Action | None:
+    """A predictable player: the lead picks down a diagonal; the agent on the lead's left
+    shouts Stop! in odd rounds after two items; guesses follow the seat and round."""
+    seat = view.seat
+    assert seat is not None
+    guess = (seat + view.round) % 4 + 1
+    match view.phase:
+        case rules.Phase.PICKING if view.can_pick():
+            return rules.Pick(seat, len(view.picks), (len(view.picks) + view.round) % 4)
+        case rules.Phase.PICKING if view.can_guess():
+            return rules.Guess(seat, guess)
+        case rules.Phase.GUESSING if view.can_guess():
+            return rules.Guess(seat, guess)
+        case rules.Phase.REVEALING:
+            return rules.Reveal(seat, "")
+        case rules.Phase.LEAD_REVEAL:
+            return rules.LeadReveal(seat, "")
+        case rules.Phase.BEST_PLAN:
+            return rules.BestPlan(seat, view.guessers[-1])
+        case rules.Phase.ROUND_OVER:
+            return rules.NextRound(seat)
+    return None
+
+
 def play_game(hub: Hub, names: list[str], options: TableOptions) -> tuple[str, list[Session]]:
-    """Seat ``names`` and play the whole game now, each seat moved by a seeded bot brain.
+    """Seat ``names`` and play the whole game now, every seat moved by :func:`simple_move`.
 
     Runs with no event loop turning, so nothing else moves: the same game every time.
     """
@@ -82,7 +105,6 @@ def play_game(hub: Hub, names: list[str], options: TableOptions) -> tuple[str, l
     for s in sessions[1:]:
         s.join(code)
     sessions[0].start()
-    brains = [Bot(hub.deck, f"brain/{n}") for n in names]
     for _ in range(500):
         view = sessions[0].view()
         assert view is not None
@@ -90,8 +112,12 @@ def play_game(hub: Hub, names: list[str], options: TableOptions) -> tuple[str, l
             return code, sessions
         game = view.game
         assert game is not None
+        if (game.phase is rules.Phase.PICKING and len(game.picks) == 2 and not game.stop
+                and game.round % 2):
+            sessions[(game.lead + 1) % len(names)].shout()
+            continue
         for seat in game.waiting_for:
-            move = brains[seat].act(rules.view_for(hub.tables[code].state, seat), 0)
+            move = simple_move(sessions[seat].view().game)  # type: ignore[union-attr, arg-type]
             if move is not None:
                 play(sessions[seat], move)
                 break
