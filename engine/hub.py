@@ -605,8 +605,8 @@ class Hub:
             raise IllegalAction("no game is running at this table")
         state, events = rules.apply(table.state, rules.action_from_dict(action))
         table.state = state
-        for event in events:
-            self._log(table, event.text, event.kind, by_bot=bot)
+        for i, event in enumerate(events):  # only the move itself is the bot's doing
+            self._log(table, event.text, event.kind, by_bot=bot and i == 0)
         if state.phase is Phase.GAME_OVER:
             table.status = "finished"
             table.deadline_ms = None
