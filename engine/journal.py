@@ -27,12 +27,8 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, is_dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from engine.rules import State
+from typing import Any
 
 try:
     import fcntl
@@ -307,9 +303,11 @@ class SqliteJournal:
     # -- writing ---------------------------------------------------------------------------
 
     def record(self, code: str, seq: int, kind: str, payload: dict[str, Any]) -> None:
-        """Store one accepted command durably. ``seq`` must follow the table's last one
-        (``"create"`` is 1): a gap means the hub and the journal disagree, and the record is
-        refused rather than stored in a history that would replay differently."""
+        """Store one accepted command durably; when this returns, the command survives a
+        crash or a power cut. ``seq`` must follow the table's last one (``"create"`` is 1):
+        a gap means the hub and the journal disagree, and the record is refused rather than
+        stored in a history that would replay differently. A ``"close"`` record also closes
+        the table (see :meth:`close_table`)."""
         self._usable()
         text = _encode(payload, f"the payload of {kind!r} at table {code}")
         now = self._clock()
@@ -338,17 +336,28 @@ class SqliteJournal:
         if seq != entry[1] + 1:
             raise JournalError(f"table {code}: command {seq} ({kind}) does not follow "
                                f"command {entry[1]} in {self.path}")
+        insert = "INSERT INTO records (table_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)"
         with self._write(f"record {kind} at table {code}"):
-            self.connection.execute(  # one statement in autocommit: one transaction
-                "INSERT INTO records (table_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
-                (entry[0], seq, kind, text, now))
-        entry[1] = seq
+            if kind == "close":  # the hub forgets the table: so does replay, atomically
+                self.connection.execute("BEGIN IMMEDIATE")
+                self.connection.execute(insert, (entry[0], seq, kind, text, now))
+                self.connection.execute("UPDATE tables SET closed_at = ? WHERE id = ?",
+                                        (now, entry[0]))
+                self.connection.execute("COMMIT")
+            else:  # one statement in autocommit mode: one transaction
+                self.connection.execute(insert, (entry[0], seq, kind, text, now))
+        if kind == "close":
+            del self._open[code]
+        else:
+            entry[1] = seq
 
     def game_over(self, code: str, game_no: int, seats: Sequence[tuple[str, str]],
-                  result: dict[str, Any]) -> bool:
-        """Store a finished game of the open table ``code`` (see :func:`game_result` for
-        ``result``). ``seats`` are ``(player_id, name)`` by seat. Idempotent: recording the
-        same ``game_no`` again stores nothing and returns False."""
+                  result: dict[str, Any]) -> None:
+        """Store a finished game of the open table ``code``. ``seats`` are ``(player_id,
+        name)`` by seat; ``result`` is :func:`engine.rules.game_summary`'s (``scores`` by
+        seat and ``winners`` as seat numbers are required; ``rounds`` is kept as it is).
+        Idempotent: recording the same ``game_no`` of the same table again stores nothing,
+        so the hub may call it again after a restart to be sure."""
         self._usable()
         entry = self._open.get(code)
         if entry is None:
@@ -369,7 +378,7 @@ class SqliteJournal:
                 " VALUES (?, ?, ?, ?, ?)", (entry[0], code, game_no, self._clock(), text))
             if cursor.rowcount == 0:
                 self.connection.execute("ROLLBACK")
-                return False
+                return
             game_id = cursor.lastrowid
             self.connection.executemany(
                 "INSERT INTO game_players (game_id, seat, player_id, name, is_bot, score, won)"
@@ -377,7 +386,13 @@ class SqliteJournal:
                 [(game_id, seat, pid, name, pid.startswith("bot:"), scores[seat],
                   seat in winners) for seat, (pid, name) in enumerate(seats)])
             self.connection.execute("COMMIT")
-        return True
+
+    def has_game(self, code: str, game_no: int) -> bool:
+        """Whether game ``game_no`` of the open table ``code`` is stored."""
+        entry = self._open.get(code)
+        return entry is not None and self.connection.execute(
+            "SELECT 1 FROM games WHERE table_id = ? AND game_no = ?",
+            (entry[0], game_no)).fetchone() is not None
 
     def close_table(self, code: str) -> bool:
         """Mark the open table ``code`` closed: replay skips it and its code is free again.
@@ -481,31 +496,3 @@ def _encode(data: Any, what: str) -> str:
         return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as error:
         raise JournalError(f"{what} is not JSON-ready: {error}") from error
-
-
-# --- finished games --------------------------------------------------------------------------
-
-
-def game_result(state: State) -> dict[str, Any]:
-    """The JSON-ready result of a finished game for :meth:`SqliteJournal.game_over`:
-    ``players`` (names), ``scores`` and ``winners`` (seat numbers), ``rounds`` (each round's
-    lead, secret, task, tasks, items, guesses, plans, stop, best_plan and score ``lines``)
-    and the rules ``options``."""
-    return {
-        "players": list(state.players),
-        "scores": list(state.scores),
-        "winners": list(state.winners()),
-        "rounds": [_plain(r) for r in state.history],
-        "options": _plain(state.options),
-    }
-
-
-def _plain(value: Any) -> Any:
-    """Dataclasses to dicts and tuples to lists, recursively."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return _plain(asdict(value))
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
