@@ -101,8 +101,8 @@ class TableScreen(Screen[None]):
         Binding("b", "add_bot", "Add bot"),
         Binding("x", "remove_seat", "Remove seat"),
         Binding("s", "sit", "Take a seat"),
-        Binding("r", "results", "Results"),
         Binding("escape", "back", "Leave table"),
+        Binding("escape", "results", "Back to the results"),
         Binding("q", "leave", "Leave table", show=False),
     ]
 
@@ -334,6 +334,8 @@ class TableScreen(Screen[None]):
             return view.my_seat is None
         if action == "results":
             return view.status == "finished"
+        if action == "back":
+            return view.status != "finished"
         return True
 
     def action_start(self) -> None:
@@ -358,17 +360,21 @@ class TableScreen(Screen[None]):
             attempt(self, self.session.join, self.view.code)
 
     def action_results(self) -> None:
-        self.app.post_message(ShowSetup(False))
+        if not self._leave_field():
+            self.app.post_message(ShowSetup(False))
 
     def action_back(self) -> None:
-        if isinstance(self.focused, Input):
-            if self.view is not None:
-                self._sync_form_inputs(self.view)
-            self.query_one(SeatList).focus()
-        elif self.view is not None and self.view.status == "finished":
-            self.app.post_message(ShowSetup(False))
-        else:
+        if not self._leave_field():
             self.action_leave()
+
+    def _leave_field(self) -> bool:
+        """Escape in a number field puts the table's value back and leaves the field."""
+        if not isinstance(self.focused, Input):
+            return False
+        if self.view is not None:
+            self._sync_form_inputs(self.view)
+        self.query_one(SeatList).focus()
+        return True
 
     def action_leave(self) -> None:
         attempt(self, self.session.leave)

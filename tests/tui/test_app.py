@@ -307,7 +307,7 @@ async def test_from_the_end_screen_the_host_can_change_the_table_then_start(hub:
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
         await pilot.press("x")  # the cursor is on the host: refused
-        await pilot.press("r")
+        await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)
         await pilot.press("o", "g")
