@@ -280,6 +280,7 @@ class Session:
                 self.hub.away(table, seat)
         self.hub.changed(table)
         self.hub.forget_if_empty(table)
+        _call(self.on_change)  # this session is back in the lobby
 
     def detach(self) -> None:
         """The terminal went away: keep the seat (a game in progress waits for them)."""
@@ -317,9 +318,13 @@ class Session:
             raise IllegalAction("seats can be removed between games")
         if not 0 <= seat < len(table.seats):
             raise IllegalAction("there is no such seat")
-        if table.seats[seat].player_id == self.player.id:
+        removed = table.seats[seat].player_id
+        if removed == self.player.id:
             raise IllegalAction("leave the table instead of removing yourself")
         self.hub.command(table, "leave", {"seat": seat})
+        for other in list(table.sessions):
+            if other.player.id == removed:
+                other.on_notice("the host gave your seat away: you are watching this table")
 
     def start(self) -> None:
         table = self._hosting()

@@ -342,3 +342,24 @@ async def test_a_pick_whose_bytes_came_after_a_shout_waits_for_the_stopper(
     await asyncio.sleep(0.12)
     assert table.state.stop == (shouter.seat,) and table.state.picks == ()
     assert notes and "Stop" in notes[0]
+
+
+def test_leaving_tells_the_leaver_too(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    calls: list[str] = []
+    a = hub.attach(Player("key:a", "A"), on_change=lambda: calls.append("a"))
+    a.create_table(NO_TIMER)
+    calls.clear()
+    a.leave()
+    assert calls == ["a"]
+
+
+def test_a_removed_player_is_told_and_watches(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    notes: list[str] = []
+    host = hub.attach(Player("key:h", "H"))
+    guest = hub.attach(Player("key:g", "G"), on_notice=notes.append)
+    guest.join(host.create_table(NO_TIMER))
+    host.remove_seat(1)
+    assert guest.seat is None and guest.table is host.table
+    assert notes and "gave your seat away" in notes[0]
