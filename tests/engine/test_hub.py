@@ -351,7 +351,7 @@ def test_leaving_tells_the_leaver_too(plain_deck: SimpleNamespace) -> None:
     a.create_table(NO_TIMER)
     calls.clear()
     a.leave()
-    assert calls == ["a"]
+    assert "a" in calls
 
 
 def test_a_removed_player_is_told_and_watches(plain_deck: SimpleNamespace) -> None:
