@@ -221,6 +221,8 @@ def test_finished_tables_replay_until_closed(plain_deck: SimpleNamespace,
     hub2, journal2 = replayed(plain_deck, tmp_path)
     assert set(hub2.tables) == {done.code, other_code}
     assert_same_table(done, hub2.tables[done.code])
+    assert journal2.has_game(done.code, 1)
+    assert journal2.connection.execute("SELECT count(*) FROM games").fetchone()[0] == 1
     assert journal2.close_table(done.code)
     assert not journal2.close_table(done.code)
     journal2.close()
@@ -677,3 +679,20 @@ def test_a_table_the_hub_forgets_is_closed_for_good(plain_deck: SimpleNamespace,
     hub2, journal2 = replayed(plain_deck, tmp_path)
     assert set(hub2.tables) == {kept}
     journal2.close()
+
+
+def test_a_full_disk_refuses_the_record_and_keeps_the_history_whole(tmp_path: Path) -> None:
+    with open_journal(tmp_path) as journal:
+        journal.record("ABCD", 1, "create", CREATE)
+        pages = journal.connection.execute("PRAGMA page_count").fetchone()[0]
+        journal.connection.execute(f"PRAGMA max_page_count = {pages + 2}")  # nearly full
+        seq = 1
+        with pytest.raises(JournalError, match="database or disk is full") as raised:
+            for seq in range(2, 1000):
+                journal.record("ABCD", seq, "chat", {"seat": 0, "text": "x" * 500})
+        assert str(journal.path) in str(raised.value)
+        assert journal.open_tables() == {"ABCD": seq - 1}  # the refused one is not counted
+        journal.connection.execute("PRAGMA max_page_count = 1000000")  # space again
+        journal.record("ABCD", seq, "chat", {"seat": 0, "text": "retried"})
+    with open_journal(tmp_path) as journal:
+        assert [r[1] for r in journal.records()] == list(range(1, seq + 1))
