@@ -69,7 +69,7 @@ class SSHDriver(Driver):
         self._terminal.enter_app_mode(self._mouse)
         self._terminal.attach(self)
         self.terminal_resized(self._terminal.size)
-        self._terminal.pump.attach(self._deliver, lambda: self._app.message_queue_size)
+        self._terminal.pump.attach(self._deliver, self._queued)
 
     def disable_input(self) -> None:
         """No more input for the app."""
@@ -84,6 +84,24 @@ class SSHDriver(Driver):
         self._terminal.restore()
 
     # -- input -------------------------------------------------------------------------
+
+    def _queued(self) -> int:
+        """Messages waiting in the app and where its input goes (screen, focused widget).
+
+        The app forwards a key to the focused widget at once, so its own queue alone says
+        little: a widget slow with each key would pile them up in its queue instead.
+        """
+        app = self._app
+        waiting = app.message_queue_size
+        try:
+            screen = app.screen
+        except Exception:  # no screen yet, or none any more
+            return waiting
+        waiting += screen.message_queue_size
+        focused = screen.focused
+        if focused is not None:
+            waiting += focused.message_queue_size
+        return waiting
 
     def _deliver(self, event: Message, arrived_ms: float) -> None:
         self._arrived_ms = arrived_ms

@@ -30,6 +30,7 @@ Deliver = Callable[[Message, float], None]
 """Hands one parsed event, with its arrival time in ms, to the app."""
 
 _QUIET = object()  # marks a pause in the client's input, in stream order
+_APP_BUSY_POLL_S = 0.005  # how soon to look again when the app's queue is full
 
 
 def now_ms() -> float:
@@ -43,7 +44,11 @@ def _allowed(event: Message) -> bool:
 
 
 class InputPump:
-    """Parses one session's input in slices, as fast as its app keeps up and no faster."""
+    """Parses one session's input in slices, as fast as its app keeps up and no faster.
+
+    Bytes wait in ``_chunks`` until parsed; parsed events wait in ``_parsed`` until the
+    app's queue has room. Only one slice's worth of events is ever parsed ahead.
+    """
 
     def __init__(
         self,
@@ -56,6 +61,7 @@ class InputPump:
         self._resume_reading = resume_reading
         self._loop = asyncio.get_running_loop()
         self._chunks: deque[tuple[bytes | object, float]] = deque()
+        self._parsed: deque[tuple[Message, float]] = deque()
         self._pending = 0
         self._reading_paused = False
         self._last_arrival = 0.0
@@ -106,6 +112,7 @@ class InputPump:
                 handle.cancel()
         self._step_handle = self._tick_handle = None
         self._chunks.clear()
+        self._parsed.clear()
         self._pending = 0
         self._maybe_resume()
 
@@ -113,7 +120,9 @@ class InputPump:
         return self._limits.paste_quiet_s * 1000
 
     def _schedule(self, delay: float = 0.0) -> None:
-        if self._step_handle is not None or self._deliver is None or not self._chunks:
+        if self._step_handle is not None or self._deliver is None:
+            return
+        if not (self._chunks or self._parsed):
             return
         if delay:
             self._step_handle = self._loop.call_later(delay, self._step)
@@ -121,19 +130,32 @@ class InputPump:
             self._step_handle = self._loop.call_soon(self._step)
 
     def _step(self) -> None:
-        """Parse up to one turn's worth of slices, then yield to the other sessions."""
+        """One turn: hand on as many events as the app has room for, parse a few slices,
+        then yield to the other sessions."""
         self._step_handle = None
-        limits = self._limits
-        for _ in range(limits.slices_per_turn):
-            if not self._chunks or self._deliver is None:
+        slices = 0
+        while self._deliver is not None:
+            if self._parsed:
+                if not self._deliver_some():
+                    self._schedule(delay=_APP_BUSY_POLL_S)  # the app is still busy
+                    break
+            elif self._chunks and slices < self._limits.slices_per_turn:
+                self._parse_slice()
+                slices += 1
+            else:
                 break
-            if self._queue_size() >= limits.max_app_queue:
-                self._schedule(delay=0.005)
-                self._maybe_resume()
-                return
-            self._parse_slice()
         self._maybe_resume()
         self._schedule()
+
+    def _deliver_some(self) -> bool:
+        """Hand on events while the app's queue has room; False if some had to wait."""
+        room = self._limits.max_app_queue - self._queue_size()
+        deliver = self._deliver
+        while self._parsed and room > 0 and deliver is not None:
+            event, arrived = self._parsed.popleft()
+            deliver(event, arrived)
+            room -= 1
+        return not self._parsed
 
     def _parse_slice(self) -> None:
         data, arrived = self._chunks[0]
@@ -166,12 +188,7 @@ class InputPump:
             self._schedule_tick(arrived)
 
     def _hand_on(self, parsed: list[Message], arrived: float) -> None:
-        deliver = self._deliver
-        if deliver is None:
-            return
-        for event in parsed:
-            if _allowed(event):
-                deliver(event, arrived)
+        self._parsed.extend((event, arrived) for event in parsed if _allowed(event))
 
     def _schedule_tick(self, arrived: float) -> None:
         """A lone Esc is only known to be one once the escape delay has passed.
@@ -193,6 +210,7 @@ class InputPump:
             self._parser = XTermParser()
             return
         self._hand_on(parsed, self._tick_arrival)
+        self._schedule()
 
     def _maybe_resume(self) -> None:
         if self._reading_paused and self._pending <= self._limits.input_resume_bytes:

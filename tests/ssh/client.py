@@ -31,7 +31,8 @@ class _ScreenSession(asyncssh.SSHClientSession[bytes]):
             self._client.stderr += data
         else:
             self._client.raw += data
-            self._client.stream.feed(data)
+            if self._client.draw:
+                self._client.stream.feed(data)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._client.closed.set()
@@ -48,6 +49,8 @@ class TermClient:
         self.closed = asyncio.Event()
         self.conn: asyncssh.SSHClientConnection | None = None
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.draw = True
+        """Feed output to the pyte screen (a flooding client that never looks can skip it)."""
 
     @classmethod
     async def connect(
