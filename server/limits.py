@@ -12,8 +12,9 @@ class SessionLimits:
     Input is parsed ``slice_bytes`` at a time, at most ``slices_per_turn`` slices before
     yielding to the loop, and events are handed on only while the app (with its screen and
     focused widget) has fewer than ``max_app_queue`` messages waiting: Textual handles a
-    whole queue without yielding, so this bounds how long one session holds the loop. Reading from the channel pauses above ``input_pause_bytes`` of unparsed input
-    and resumes below ``input_resume_bytes``. A bracketed paste is cut at ``paste_max_chars``;
+    whole queue without yielding, so this bounds how long one session holds the loop.
+    Reading from the channel pauses above ``input_pause_bytes`` of unparsed input and
+    resumes below ``input_resume_bytes``. A bracketed paste is cut at ``paste_max_chars``;
     a paste left open for ``paste_quiet_s`` without input is closed.
 
     Output frames are dropped while more than ``output_high_water`` bytes wait to reach the

@@ -7,6 +7,7 @@ to it, never by one app touching another's widgets.
 
 from __future__ import annotations
 
+import random
 import weakref
 from typing import Any
 
@@ -14,7 +15,8 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Input, Label
+from textual.timer import Timer
+from textual.widgets import Input, Label, Static
 
 from server.context import AppFactory, SessionContext
 
@@ -29,6 +31,7 @@ class Board:
         self.contexts: list[SessionContext] = []
         self.key_stamps: list[float | None] = []
         self.keys: list[str] = []
+        self.spam: list[str] = []
         self.screenshot_dir = "."
 
     def bump(self) -> None:
@@ -54,6 +57,7 @@ class CounterApp(App[None]):
         Binding("ctrl+s", "shoot", "Screenshot", priority=True),
         Binding("ctrl+x", "crash", "Crash", priority=True),
         Binding("ctrl+e", "leave", "Exit with a message", priority=True),
+        Binding("ctrl+b", "spam", "Start or stop redrawing a block of noise", priority=True),
     ]
 
     class BoardChanged(Message):
@@ -62,6 +66,8 @@ class CounterApp(App[None]):
     def __init__(self, context: SessionContext) -> None:
         super().__init__()
         self.context = context
+        self._spam_timer: Timer | None = None
+        self._spam_rng = random.Random(context.player.name)
 
     def compose(self) -> ComposeResult:
         yield Label(f"MISSION TEST player={self.context.player.name}", id="title")
@@ -70,6 +76,7 @@ class CounterApp(App[None]):
         yield Label("size: ?", id="size")
         yield Label("len: 0", id="len")
         yield Input(id="entry")
+        yield Static(id="spam")
 
     def on_mount(self) -> None:
         BOARD.apps.add(self)
@@ -104,6 +111,19 @@ class CounterApp(App[None]):
 
     def action_crash(self) -> None:
         raise RuntimeError("the test app fell over")
+
+    def action_spam(self) -> None:
+        if self._spam_timer is None:
+            self._spam_timer = self.set_interval(0.02, self._spam)
+        else:
+            self._spam_timer.stop()
+            self._spam_timer = None
+
+    def _spam(self) -> None:
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        lines = ["".join(self._spam_rng.choices(letters, k=90)) for _ in range(18)]
+        BOARD.spam = lines
+        self.query_one("#spam", Static).update("\n".join(lines))
 
     def action_leave(self) -> None:
         self.exit(message="Goodbye from the test app.")

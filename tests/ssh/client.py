@@ -64,6 +64,7 @@ class TermClient:
         command: str | None = None,
         pty: bool = True,
         env: dict[str, str] | None = None,
+        window: int = 2 * 1024 * 1024,
     ) -> TermClient:
         """Connect to 127.0.0.1:``port`` and open a session (with a PTY unless told not to)."""
         client = cls(*size)
@@ -85,6 +86,7 @@ class TermClient:
             term_size=size if pty else None,
             encoding=None,
             env=env or (),
+            window=window,
         )
         return client
 

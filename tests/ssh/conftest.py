@@ -64,3 +64,4 @@ def fresh_board() -> None:
     BOARD.contexts.clear()
     BOARD.key_stamps.clear()
     BOARD.keys.clear()
+    BOARD.spam = []
