@@ -56,7 +56,7 @@ class Lines(Widget):
                 parts.append("\n")
             for text, role in line:
                 if role:
-                    parts.append((text, self.get_visual_style(f"lines--{role}", partial=True)))
+                    parts.append((text, self.get_visual_style(f"lines--{role}")))
                 else:
                     parts.append(text)
         return Content.assemble(*parts)  # type: ignore[arg-type]
@@ -95,8 +95,8 @@ class ItemGrid(Widget, can_focus=True):
     lives in the current column only (items are chosen left to right)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor(-1)", "Cursor up (lead)", show=False),
-        Binding("down,j", "cursor(1)", "Cursor down (lead)", show=False),
+        Binding("up,k", "cursor(-1)", "Move the cursor up the column (lead)"),
+        Binding("down,j", "cursor(1)", "Move the cursor down the column (lead)"),
         Binding("enter", "pick", "Pick the highlighted item (lead)"),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -201,7 +201,7 @@ class ItemGrid(Widget, can_focus=True):
         return self._render_grid(view)
 
     def _style(self, name: str) -> object:
-        return self.get_visual_style(f"grid--{name}", partial=True)
+        return self.get_visual_style(f"grid--{name}")
 
     def _render_chosen(self, view: View) -> Content:
         parts: list[object] = [("Chosen: ", self._style("header"))]

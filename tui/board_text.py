@@ -86,7 +86,7 @@ def waiting_text(view: View) -> tuple[str, bool]:
         if pending:
             verb = "hide" if mine else ("hides" if len(pending) == 1 else "hide")
             if mine:
-                return "Your turn: you shouted Stop! Hide your guess", True
+                return "Your turn: hide a guess for your Stop!", True
             return f"Stop! Waiting while {names(view, pending)} {verb} a guess", False
         column = len(view.picks) + 1
         if mine:
@@ -98,7 +98,7 @@ def waiting_text(view: View) -> tuple[str, bool]:
         return f"Waiting for {names(view, waiting)} to hide a guess", False
     if phase is Phase.REVEALING:
         if mine:
-            return "Your turn: reveal your guess and tell your plan", True
+            return "Your turn: reveal your guess and plan", True
         return f"Waiting for {names(view, waiting)} to reveal a guess", False
     if phase is Phase.LEAD_REVEAL:
         if mine:

@@ -1,36 +1,36 @@
 """The running log of the game and the table chat.
 
 Both hold the hub's last lines (a bounded deque, handed over as a tuple). On every change
-only the new lines are written: :func:`new_lines` finds them by matching the old tail with
-the new head, so a full deque that drops its oldest line still appends just one line.
+only the new lines are added: :func:`new_lines` finds them by matching the old tail with
+the new head, so a full deque that drops its oldest line still adds just one line.
+
+:class:`TailLog` shows the newest lines at the bottom. It is not a RichLog on purpose: a
+RichLog changes its virtual size with every line, which re-lays out and repaints the whole
+screen; this widget only repaints itself (about a tenth of the cost per hub change). It
+wraps only the lines it shows, and the mouse wheel scrolls back.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
-from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Input, RichLog
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Input
 
 from engine.hub import ChatLine, LogLine
 from engine.text import CHAT_MAX
 
 T = TypeVar("T")
 
-KIND_STYLES = {
-    "stop": "bold red",
-    "round": "bold",
-    "score": "green",
-    "task": "bold",
-    "game_over": "bold",
-    "timer": "yellow",
-    "reveal": "",
-    "plan": "italic",
-}
+LOG_KINDS = ("stop", "round", "score", "task", "game_over", "end", "timer", "plan")
+SCROLL_STEP = 3
 
 
 def new_lines(old: Sequence[T], new: Sequence[T]) -> tuple[bool, Sequence[T]]:
@@ -48,56 +48,111 @@ def new_lines(old: Sequence[T], new: Sequence[T]) -> tuple[bool, Sequence[T]]:
     return True, new
 
 
-class LinesLog(RichLog, can_focus=False):
-    """A RichLog fed with the hub's whole tuple each time; writes only what is new. Not
-    focusable: Tab goes from the board straight to the chat input (the wheel scrolls)."""
+class TailLog(Widget):
+    """Lines of plain text, newest at the bottom; the wheel scrolls back. Subclasses say
+    how an entry looks (:meth:`format`), with styles from component classes."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"tail--more", "tail--name", "tail--bot",
+                                             *(f"tail--{kind}" for kind in LOG_KINDS)}
+    back: reactive[int] = reactive(0, init=False)
+    """How many wrapped lines the view is scrolled back from the end."""
 
     def __init__(self, *, id: str | None = None, max_lines: int = 200) -> None:
-        super().__init__(id=id, max_lines=max_lines, wrap=True, markup=False, highlight=False,
-                         min_width=10, auto_scroll=True)
+        super().__init__(id=id)
         self.shown: tuple[object, ...] = ()
-        self._wrapped_at = 0
+        self.entries: deque[object] = deque(maxlen=max_lines)
+        self._wrapped: dict[object, list[Content]] = {}
+        self._wrapped_width = 0
 
     def show_lines(self, lines: Sequence[object]) -> None:
+        """Show the hub's whole tuple of lines; only the new ones are added."""
         lines = tuple(lines)
         if lines == self.shown:
             return
         reset, fresh = new_lines(self.shown, lines)
         self.shown = lines
         if reset:
-            self.clear()
-        for line in fresh:
-            self.write(self.format(line))
+            self.entries.clear()
+            self._wrapped.clear()
+            self.back = 0
+        elif self.back and self._wrapped_width:
+            # Keep a player who scrolled back looking at the same lines.
+            self.back += sum(len(self._wrap(entry, self._wrapped_width)) for entry in fresh)
+        self.entries.extend(fresh)
+        self.refresh()
 
-    def format(self, line: object) -> Text:
-        return Text(str(line))
+    def format(self, entry: object) -> Content:
+        return Content(str(entry))
 
-    def on_resize(self, event: events.Resize) -> None:
-        # RichLog wraps lines as they are written, and does not follow the end when it
-        # shrinks (the panel above grew): rewrap at a new width, and keep the end in view.
-        if event.size.width != self._wrapped_at and self.shown:
-            self.clear()
-            for line in self.shown:
-                self.write(self.format(line))
-        self._wrapped_at = event.size.width
-        self.scroll_end(animate=False, immediate=False, x_axis=False)
+    def style(self, name: str) -> object:
+        return self.get_visual_style(f"tail--{name}")
+
+    def _wrap(self, entry: object, width: int) -> list[Content]:
+        if width != self._wrapped_width:
+            self._wrapped.clear()
+            self._wrapped_width = width
+        lines = self._wrapped.get(entry)
+        if lines is None:
+            lines = self.format(entry).wrap(width) or [Content("")]
+            if len(self._wrapped) > 4 * (self.entries.maxlen or 200):
+                self._wrapped.clear()
+            self._wrapped[entry] = lines
+        return lines
+
+    def render(self) -> Content:
+        width, height = self.content_size
+        if width <= 0 or height <= 0 or not self.entries:
+            return Content("")
+        want = height + self.back
+        chunks: list[list[Content]] = []
+        count = 0
+        for entry in reversed(self.entries):
+            lines = self._wrap(entry, width)
+            chunks.append(lines)
+            count += len(lines)
+            if count >= want:
+                break
+        flat = [line for lines in reversed(chunks) for line in lines]
+        back = min(self.back, max(0, len(flat) - height))
+        end = len(flat) - back
+        visible = flat[max(0, end - height):end]
+        if back:
+            visible[-1] = Content.styled(f"▼ {back} more below: scroll down",
+                                         self.style("more"))  # type: ignore[arg-type]
+        return Content("\n").join(visible)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self.back += SCROLL_STEP
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self.back = max(0, self.back - SCROLL_STEP)
+
+    def watch_back(self) -> None:
+        self.refresh()
 
 
-class GameLog(LinesLog):
+class GameLog(TailLog):
     """What happened at the table; moves made by a bot are marked "(bot)"."""
 
-    def format(self, line: object) -> Text:
-        assert isinstance(line, LogLine)
-        text = Text(line.text, style=KIND_STYLES.get(line.kind, ""))
-        if line.by_bot:
-            text.append(" (bot)", style="dim")
-        return text
+    def format(self, entry: object) -> Content:
+        assert isinstance(entry, LogLine)
+        parts: list[object] = []
+        if entry.kind in LOG_KINDS:
+            parts.append((entry.text, self.style(entry.kind)))
+        else:
+            parts.append(entry.text)
+        if entry.by_bot:
+            parts.append((" (bot)", self.style("bot")))
+        return Content.assemble(*parts)  # type: ignore[arg-type]
 
 
-class ChatLog(LinesLog):
-    def format(self, line: object) -> Text:
-        assert isinstance(line, ChatLine)
-        return Text.assemble((line.name, "bold"), ": ", line.text)
+class ChatLog(TailLog):
+    def format(self, entry: object) -> Content:
+        assert isinstance(entry, ChatLine)
+        return Content.assemble((entry.name, self.style("name")),  # type: ignore[arg-type]
+                                ": ", entry.text)
 
 
 class ChatPanel(Vertical):

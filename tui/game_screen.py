@@ -34,15 +34,17 @@ MAX_GUESSERS = 7
 
 
 def _number_bindings() -> list[BindingType]:
+    """Number keys mean one thing per role and phase; check_action enables the one that
+    applies, so help lists only that. A shared description puts "1, 2, 3, 4" on one line."""
     bindings: list[BindingType] = []
     for k in range(1, 5):
-        bindings.append(Binding(str(k), f"pick_row({k})", f"Pick the item in row {k} of the "
+        bindings.append(Binding(str(k), f"pick_row({k})", "Pick the item in that row of the "
                                 "current column (lead)", show=False))
-        bindings.append(Binding(str(k), f"hide_guess({k})", f"Hide guessing card {k}",
-                                show=False))
+        bindings.append(Binding(str(k), f"hide_guess({k})", "Hide that guessing card "
+                                "(after Stop!, or once four items are down)", show=False))
     for k in range(1, MAX_GUESSERS + 1):
-        bindings.append(Binding(str(k), f"choose_best({k})", f"Name player {k} for the best "
-                                "plan (lead)", show=False))
+        bindings.append(Binding(str(k), f"choose_best({k})", "Name that player's plan the "
+                                "best (lead)", show=False))
     return bindings
 
 
@@ -146,7 +148,9 @@ class GameScreen(Screen[None]):
         self.query_one("#players", Lines).lines = board_text.score_lines(view)
         grid = self.query_one(ItemGrid)
         grid.view = game
-        grid.border_title = board_text.grid_title(game)
+        title = board_text.grid_title(game)
+        if old is None or old.game is None or board_text.grid_title(old.game) != title:
+            grid.border_title = title  # setting a title always repaints: only on a change
         self.query_one("#reveals", Lines).lines = board_text.reveal_lines(view)
         self.query_one("#turn-text", Lines).lines = board_text.turn_lines(view)
         self._show_plan_input(board_text.plan_prompt(view))
