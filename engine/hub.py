@@ -24,8 +24,9 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
+from itertools import groupby
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -152,6 +153,8 @@ class Journal(Protocol):
     def game_over(self, code: str, game_no: int, seats: list[tuple[str, str]],
                   result: dict[str, Any]) -> None: ...
 
+    def table_records(self, code: str) -> Iterable[tuple[str, int, str, dict[str, Any]]]: ...
+
 
 class BotFactory(Protocol):
     def __call__(self, seed: str) -> Any: ...  # an object with act(view, now_ms) -> Action
@@ -240,8 +243,9 @@ class Session:
         table = self.hub.find(code)
         if self.table is table and self.seat is not None:
             return
-        self.leave()
-        self._enter(table)
+        if self.table is not table:
+            self.leave()
+            self._enter(table)
         seat = table.seat_of(self.player.id)
         if seat is not None:
             self.hub.reconnect(table, seat)
@@ -258,14 +262,21 @@ class Session:
         """A keyless guest comes back to their seat with the code they were shown."""
         table = self.hub.find(code)
         wanted = seat_code.strip().upper()
-        for i, seat in enumerate(table.seats):
-            if not seat.is_bot and seat.seat_code == wanted and wanted:
-                self.leave()
-                self._enter(table)
-                self.hub.command(table, "reclaim", {"seat": i, "player": self.player.id})
-                self.hub.reconnect(table, i)
-                return
-        raise IllegalAction("no seat at that table has this seat code")
+
+        def seat_index() -> int | None:
+            return next((i for i, seat in enumerate(table.seats)
+                         if not seat.is_bot and wanted and seat.seat_code == wanted), None)
+
+        if seat_index() is None:
+            raise IllegalAction("no seat at that table has this seat code")
+        if self.table is not table:
+            self.leave()
+            self._enter(table)
+        i = seat_index()  # leaving may have moved the seats along
+        if i is None:
+            raise IllegalAction("no seat at that table has this seat code")
+        self.hub.command(table, "reclaim", {"seat": i, "player": self.player.id})
+        self.hub.reconnect(table, i)
 
     def leave(self) -> None:
         table, seat = self.table, self.seat
@@ -441,6 +452,9 @@ class Hub:
         journal = open_journal(data_dir)
         hub = cls(journal=journal, **kwargs)
         hub.replay(journal.records())
+        for table in hub.tables.values():
+            if table.status == "finished":  # a crash may have come before its record
+                hub._record_game(table)
         return hub
 
     def _default_bot(self, seed: str) -> Any:
@@ -467,9 +481,9 @@ class Hub:
         code = code or self._new_code()
         seed = seed or (f"{self._seed}/{code}" if self._seed else secrets.token_hex(8))
         table = Table(code=code, seed=seed, options=options, host_id=host.id)
-        self.tables[code] = table
         self._journal(table, "create", {"seed": seed, "host": host.id,
                                          "options": asdict(options)})
+        self.tables[code] = table
         self._lobby_changed()
         return table
 
@@ -483,13 +497,16 @@ class Hub:
 
     def _new_code(self) -> str:
         if self._seed is not None:  # deterministic codes for tests and benches
-            self._codes += 1
-            n = self._codes
-            letters = []
-            for _ in range(4):
-                n, r = divmod(n, len(CODE_LETTERS))
-                letters.append(CODE_LETTERS[r])
-            return "".join(letters)
+            while True:
+                self._codes += 1
+                n = self._codes
+                letters = []
+                for _ in range(4):
+                    n, r = divmod(n, len(CODE_LETTERS))
+                    letters.append(CODE_LETTERS[r])
+                code = "".join(letters)
+                if code not in self.tables:
+                    return code
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(4))
             if code not in self.tables:
@@ -522,10 +539,41 @@ class Hub:
     def command(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
         """Apply one table command, journal it, and tell everyone at the table."""
         self._apply(table, kind, payload)
-        self._journal(table, kind, payload)
+        try:
+            self._journal(table, kind, payload)
+        except Exception as error:  # memory must never run ahead of the disk
+            log.error("journal write failed at %s: %s", table.code, error)
+            self._rebuild(table)
+            raise IllegalAction("the server could not save that: try again") from None
+        if kind == "move" and table.state is not None and table.state.phase is Phase.GAME_OVER:
+            self._record_game(table)
         self.changed(table)
         if kind in ("join", "leave", "options", "add_bot", "rename", "start", "reclaim"):
             self._lobby_changed()
+
+    def _record_game(self, table: Table) -> None:
+        """Store a finished game for the players' records (once; after its last move)."""
+        if self.journal is None or self._replaying or table.state is None:
+            return
+        try:
+            self.journal.game_over(table.code, table.games,
+                                   [(s.player_id, s.name) for s in table.seats],
+                                   rules.game_summary(table.state))
+        except Exception:
+            log.exception("could not store game %d of %s", table.games, table.code)
+
+    def _rebuild(self, table: Table) -> None:
+        """After a failed write: put ``table`` back as the journal holds it."""
+        assert self.journal is not None
+        fresh = self._replay_table(self.journal.table_records(table.code))
+        old = {s.player_id: s for s in table.seats}
+        for seat in fresh.seats:
+            if (was := old.get(seat.player_id)) is not None:
+                seat.connected, seat.away_since, seat.botted = (
+                    was.connected, was.away_since, was.botted)
+        for name in ("options", "host_id", "seats", "state", "status", "games", "seq", "log",
+                     "chat"):
+            setattr(table, name, getattr(fresh, name))
 
     def _apply(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
         handler = getattr(self, f"_cmd_{kind}", None)
@@ -587,7 +635,8 @@ class Hub:
     def _cmd_chat(self, table: Table, seat: int, text: str) -> None:
         table.chat.append(ChatLine(table.seats[seat].name, text))
 
-    def _cmd_start(self, table: Table) -> None:
+    def _cmd_start(self, table: Table, tasks: list[str] | None = None,
+                   items: list[str] | None = None) -> None:
         if table.options.bots_fill:
             while len(table.seats) < rules.MIN_PLAYERS:
                 self._cmd_add_bot(table)
@@ -597,7 +646,7 @@ class Hub:
         table.games += 1
         table.state = rules.new_game(
             [s.name for s in table.seats], seed=f"{table.seed}/{table.games}",
-            tasks=self.deck.task_names, items=self.deck.item_names,
+            tasks=tasks or self.deck.task_names, items=items or self.deck.item_names,
             options=table.options.rules_options())
         table.status = "playing"
         table.bots = {}
@@ -615,9 +664,6 @@ class Hub:
         if state.phase is Phase.GAME_OVER:
             table.status = "finished"
             table.deadline_ms = None
-            if self.journal is not None and not self._replaying:
-                seats = [(s.player_id, s.name) for s in table.seats]
-                self.journal.game_over(table.code, table.games, seats, rules.game_summary(state))
 
     def _log(self, table: Table, text: str, kind: str = "info", by_bot: bool = False) -> None:
         table.log.append(LogLine(text, kind, by_bot))
@@ -629,7 +675,9 @@ class Hub:
     # -- game flow -------------------------------------------------------------------------
 
     def start(self, table: Table) -> None:
-        self.command(table, "start", {})
+        # The cards travel with the game, so a replay deals the same game after an upgrade.
+        self.command(table, "start", {"tasks": list(self.deck.task_names),
+                                      "items": list(self.deck.item_names)})
 
     def submit(self, table: Table, action: Action, session: Session | None = None,
                at_ms: float | None = None, by_bot: bool = False) -> None:
@@ -793,26 +841,32 @@ class Hub:
 
     # -- replay ----------------------------------------------------------------------------
 
-    def replay(self, records: Iterator[tuple[str, int, str, dict[str, Any]]]) -> None:
-        """Rebuild tables from journal records ``(code, seq, kind, payload)`` in order."""
+    def replay(self, records: Iterable[tuple[str, int, str, dict[str, Any]]]) -> None:
+        """Rebuild tables from journal records ``(code, seq, kind, payload)``, each table's
+        records in order starting with its "create"."""
+        for _code, group in groupby(records, key=lambda record: record[0]):
+            table = self._replay_table(group)
+            self.tables[table.code] = table
+            for seat in table.seats:
+                if not seat.is_bot:
+                    seat.connected, seat.away_since = False, now_ms()
+
+    def _replay_table(self, records: Iterable[tuple[str, int, str, dict[str, Any]]]) -> Table:
+        table: Table | None = None
         self._replaying = True
         try:
             for code, seq, kind, payload in records:
                 if kind == "create":
-                    table = Table(code=code, seed=payload["seed"],
-                                  options=TableOptions(**payload["options"]),
-                                  host_id=payload["host"])
-                    self.tables[code] = table
+                    table = Table(code=code, seed=payload["seed"], host_id=payload["host"],
+                                  options=TableOptions(**payload["options"]))
                 else:
-                    table = self.tables[code]
+                    assert table is not None, f"{code}: records must start with create"
                     self._apply(table, kind, payload)
                 table.seq = seq
-            for table in self.tables.values():
-                for seat in table.seats:
-                    if not seat.is_bot:
-                        seat.connected, seat.away_since = False, now_ms()
         finally:
             self._replaying = False
+        assert table is not None, "no records"
+        return table
 
     def resume_timers(self) -> None:
         """After replay, on the running loop: timers restart with their full grace."""

@@ -363,3 +363,42 @@ def test_a_removed_player_is_told_and_watches(plain_deck: SimpleNamespace) -> No
     host.remove_seat(1)
     assert guest.seat is None and guest.table is host.table
     assert notes and "gave your seat away" in notes[0]
+
+
+class FailingJournal:
+    """Keeps records in memory; refuses writes while ``broken``."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, int, str, dict[str, object]]] = []
+        self.broken = False
+
+    def record(self, code: str, seq: int, kind: str, payload: dict[str, object]) -> None:
+        if self.broken:
+            raise OSError("disk full")
+        self.rows.append((code, seq, kind, payload))
+
+    def game_over(self, *args: object) -> None:
+        pass
+
+    def table_records(self, code: str) -> list[tuple[str, int, str, dict[str, object]]]:
+        return [row for row in self.rows if row[0] == code]
+
+
+def test_a_move_the_disk_refused_is_refused_and_undone(plain_deck: SimpleNamespace) -> None:
+    journal = FailingJournal()
+    hub = make_hub(plain_deck, journal=journal)
+    sessions = seat_table(hub, 3)
+    sessions[0].start()
+    table = sessions[0].table
+    lead = by_seat(sessions)[table.state.lead]
+    lead.pick(0, 0)
+    journal.broken = True
+    with pytest.raises(IllegalAction, match="could not save"):
+        lead.pick(1, 0)
+    assert table.state.picks == (0,)
+    journal.broken = False
+    lead.pick(1, 2)
+    assert table.state.picks == (0, 2)
+    again = make_hub(plain_deck)
+    again.replay(journal.rows)
+    assert again.tables[table.code].state == table.state
