@@ -145,6 +145,15 @@ class TableSummary:
     names: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class PlayerHistory:
+    """What the lobby shows of past games (types from :mod:`engine.records`)."""
+
+    hall_of_fame: tuple[Any, ...]  # PlayerRecord, best first
+    mine: Any | None  # PlayerRecord of this player, None before their first game
+    recent: tuple[Any, ...]  # GameSummary, newest first
+
+
 class Journal(Protocol):
     """Where accepted commands go before anyone is told of them (see engine.journal)."""
 
@@ -212,6 +221,16 @@ class Session:
 
     def lobby(self) -> tuple[TableSummary, ...]:
         return tuple(t.summary() for t in self.hub.tables.values() if t.status != "closed")
+
+    def history(self, limit: int = 8) -> PlayerHistory:
+        """The hall of fame, this player's own record and the last games at this server
+        (empty without a journal). A few small queries: ask when the lobby opens."""
+        records = self.hub.records
+        if records is None:
+            return PlayerHistory((), None, ())
+        return PlayerHistory(tuple(records.hall_of_fame(limit)),
+                             records.player_record(self.player.id),
+                             tuple(records.recent_games(limit)))
 
     def view(self) -> TableView | None:
         return None if self.table is None else self.hub.table_view(self.table, self)
@@ -438,6 +457,7 @@ class Hub:
         self.bot_delay = bot_delay
         self.grace_seconds = grace_seconds
         self.tables: dict[str, Table] = {}
+        self.records: Any | None = None  # engine.records.Records when journaled
         self.sessions: set[Session] = set()
         self._lobby_version = 0
         self._seed = seed
@@ -448,9 +468,11 @@ class Hub:
     def open(cls, data_dir: Path, **kwargs: Any) -> Hub:
         """The server's hub: journaled in ``data_dir``, every unfinished table rebuilt."""
         from engine.journal import open_journal
+        from engine.records import Records
 
         journal = open_journal(data_dir)
         hub = cls(journal=journal, **kwargs)
+        hub.records = Records(journal.connection)
         hub.replay(journal.records())
         for table in hub.tables.values():
             if table.status == "finished":  # a crash may have come before its record

@@ -402,3 +402,60 @@ def test_a_move_the_disk_refused_is_refused_and_undone(plain_deck: SimpleNamespa
     again = make_hub(plain_deck)
     again.replay(journal.rows)
     assert again.tables[table.code].state == table.state
+
+
+def play_round(sessions: list[Session]) -> None:
+    table = sessions[0].table
+    state = table.state
+    seats = by_seat(sessions)
+    for column in range(4):
+        seats[state.lead].pick(column, column)
+    for seat in state.guessers:
+        seats[seat].guess(state.secret if seat % 2 else state.secret % 4 + 1)
+    for seat in state.guessers:
+        seats[seat].reveal("my plan")
+    seats[state.lead].lead_reveal("the plan")
+
+
+def test_a_restarted_hub_finds_every_table_where_it_was(plain_deck: SimpleNamespace,
+                                                        tmp_path: object) -> None:
+    hub = Hub.open(tmp_path, deck=plain_deck, seed="r", settle_ms=0, bot_delay=0.0)
+    sessions = seat_table(hub, 4)
+    sessions[0].start()
+    play_round(sessions)
+    sessions[0].next_round()
+    table = sessions[0].table
+    seats = by_seat(sessions)
+    seats[table.state.lead].pick(0, 2)
+    shouter = seats[table.state.guessers[1]]
+    shouter.shout(at_ms=now_ms())
+    shouter.guess(3)
+    before = table.state
+    hub.close()
+
+    again = Hub.open(tmp_path, deck=plain_deck, seed="r", settle_ms=0, bot_delay=0.0)
+    restored = again.tables[table.code]
+    assert restored.state == before
+    assert [s.name for s in restored.seats] == [s.name for s in table.seats]
+    assert not any(s.connected for s in restored.seats)
+    back = again.attach(Player(shouter.player.id, "back"))
+    back.join(table.code)
+    assert back.view().game.my_guess == 3 and back.view().seats[back.seat].connected
+    again.close()
+
+
+def test_finished_games_show_in_everyones_history(plain_deck: SimpleNamespace,
+                                                  tmp_path: object) -> None:
+    hub = Hub.open(tmp_path, deck=plain_deck, seed="h", settle_ms=0, bot_delay=0.0)
+    sessions = seat_table(hub, 3, TableOptions(turn_seconds=0, rounds=1))
+    assert sessions[0].history().mine is None
+    sessions[0].start()
+    play_round(sessions)
+    assert sessions[0].table.status == "finished"
+    history = sessions[1].history()
+    assert history.mine is not None and history.mine.games_played == 1
+    assert len(history.recent) == 1 and history.recent[0].code == sessions[0].table.code
+    best = history.hall_of_fame[0]
+    assert best.games_won == 1
+    assert best.total_points == max(sessions[0].table.state.scores)
+    hub.close()
