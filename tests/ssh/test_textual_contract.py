@@ -1,0 +1,37 @@
+"""What the server relies on inside Textual: fails loudly if an upgrade moves it."""
+
+from __future__ import annotations
+
+import inspect
+
+from textual import events
+from textual.app import App
+from textual.driver import Driver
+
+from server.driver import SSHDriver
+
+
+def test_input_events_accept_an_arrival_stamp() -> None:
+    for event in (
+        events.Key("a", "a"),
+        events.MouseDown(None, 1, 1, 0, 0, 1, False, False, False),
+        events.Paste("text"),
+    ):
+        event.arrived_at_ms = 1.0  # type: ignore[attr-defined]
+        assert event.arrived_at_ms == 1.0  # type: ignore[attr-defined]
+
+
+def test_the_app_internals_the_guard_replaces_still_exist() -> None:
+    app = App()
+    for name in ("_capture_stdout", "_capture_stderr", "_exit_renderables", "_exception"):
+        assert hasattr(app, name), name
+    for name in ("_print_error_renderables", "action_suspend_process", "open_url",
+                 "save_screenshot", "deliver_screenshot", "message_queue_size"):
+        assert hasattr(App, name), name
+    assert "size" in inspect.signature(App.run_async).parameters
+
+
+def test_the_driver_implements_every_abstract_method() -> None:
+    abstract = Driver.__abstractmethods__
+    assert abstract <= set(vars(SSHDriver))
+    assert not SSHDriver.__abstractmethods__
