@@ -160,11 +160,26 @@ class ItemGrid(Widget, can_focus=True):
     def action_pick(self) -> None:
         self._post_pick(self.column, self.cursor_row, hub.now_ms())
 
+    CURSOR_KEYS: ClassVar[dict[str, int]] = {"up": -1, "k": -1, "down": 1, "j": 1}
+
     def on_key(self, event: events.Key) -> None:
-        # Enter is handled here, not by the binding, so the pick carries the key's arrival.
-        if event.key == "enter" and self.can_pick:
+        # Handled here rather than by the bindings (which serve the help screen): a pick
+        # carries its key's arrival time, and "down, enter" typed in one burst must move
+        # the cursor before picking (bindings run later, once the key has bubbled up).
+        if not self.can_pick:
+            return
+        if event.key == "enter":
             event.stop()
             event.prevent_default()
+            self._post_pick(self.column, self.cursor_row, arrival_ms(event))
+        elif event.key in self.CURSOR_KEYS:
+            event.stop()
+            event.prevent_default()
+            self.action_cursor(self.CURSOR_KEYS[event.key])
+        elif event.key in ("1", "2", "3", "4"):  # the row in the current column
+            event.stop()
+            event.prevent_default()
+            self.cursor_row = int(event.key) - 1
             self._post_pick(self.column, self.cursor_row, arrival_ms(event))
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
@@ -238,7 +253,8 @@ class ItemGrid(Widget, can_focus=True):
                     text, style = " " + item, "current"
                 else:
                     text, style = " " + item, ""
-                fitted = _fit(text, cell - 1) + " "
+                # No gap between cells: the next cell's marker column is the gap.
+                fitted = _fit(text, cell)
                 parts.append((fitted, self._style(style)) if style else fitted)
         return Content.assemble(*parts)  # type: ignore[arg-type]
 

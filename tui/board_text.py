@@ -240,8 +240,8 @@ def _lead_lines(tv: TableView, view: View) -> list[Line]:
         lines.append(plain(f"Listen: {who(view, nxt) if nxt is not None else '-'} reveals "
                            "next. You reveal the task last."))
     elif phase is Phase.LEAD_REVEAL:
-        lines.append((("Your turn: ", "me"), ("reveal the task. Tell how the items were "
-                                              "meant to be used (optional), then ", ""),
+        lines.append((("Your turn: ", "me"), ("reveal the task. How were the items meant "
+                                              "to be used? (optional) ", ""),
                        ("Enter", "key")))
     elif phase is Phase.BEST_PLAN:
         spans: list[Span] = [("Name the best plan: ", "me")]
@@ -359,10 +359,11 @@ def round_over_lines(view: View) -> tuple[Line, ...]:
     for seat in _seat_order(view, result.lead):
         reasons = [ln.reason for ln in result.lines if ln.seat == seat]
         delta = result.delta(seat)
+        guess = result.guesses[seat] if seat < len(result.guesses) else None
+        if seat != result.lead and guess is not None and guess != result.secret:
+            reasons.insert(0, f"wrong guess ({guess}: {result.tasks[guess - 1]})")
         if not reasons:
-            guess = result.guesses[seat] if seat < len(result.guesses) else None
-            reasons = ["wrong guess" if guess is not None and seat != result.lead
-                       else "no correct guesses"]
+            reasons = ["no correct guesses"]
         role = "good" if delta > 0 else ("bad" if delta < 0 else "dim")
         lines.append(((" " + pad(view.players[seat], width), "name"),
                       (f" {delta:+d} ", role), ("; ".join(reasons), "")))

@@ -81,7 +81,8 @@ class GameScreen(Screen[None]):
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (32, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "shout", "Stop! (shout before the 4th item is down)", key_display="S"),
-        Binding("exclamation_mark", "shout", "Stop! (same as S)", show=False),
+        Binding("exclamation_mark", "shout", "Stop! (shout before the 4th item is down)",
+                show=False),
         *_number_bindings(),
         Binding("enter,n", "next_round", "Next round (when the round is over)"),
         Binding("c", "chat", "Chat with the table"),

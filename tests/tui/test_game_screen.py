@@ -56,6 +56,18 @@ async def test_lead_picks_items_column_by_column_with_arrows_numbers_and_a_click
         assert "All four items are down" in text
 
 
+async def test_keys_typed_in_one_burst_move_the_cursor_before_the_pick() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    lead = apps[table.lead]
+    async with running([lead]) as pilots:
+        for burst in (("down", "down", "enter"), ("up", "2")):  # each one packet
+            for key in burst:
+                lead.post_message(events.Key(key, None))
+            await settle(pilots)
+        assert table.state().picks == (2, 1)
+
+
 async def test_lead_sees_their_secret_task_on_the_bar_and_in_their_panel() -> None:
     table = make_table(3)
     apps = apps_for(table)
@@ -404,6 +416,7 @@ async def test_host_ends_the_game_with_ctrl_e_after_confirming() -> None:
     apps = apps_for(table)
     host, guest = apps[0], apps[1]
     async with running([host, guest]) as pilots:
+        assert "Round 1 (endless)" in screen_text(host)
         await pilots[1].press("ctrl+e")
         await settle(pilots)
         assert not isinstance(guest.screen, ConfirmEndGame)
