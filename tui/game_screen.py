@@ -13,7 +13,7 @@ bytes reached the server (:func:`tui.timing.arrival_ms`), so they are handled in
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -23,8 +23,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label
 
 from engine.hub import Session, TableView, now_ms
-from engine.rules import IllegalAction, Phase
-from tui import board_text
+from engine.rules import IllegalAction, Phase, View
+from tui import board_text, turn_text
 from tui.board import Countdown, ItemGrid, Lines
 from tui.chat import ChatLog, ChatPanel, GameLog
 from tui.timing import arrival_ms
@@ -124,6 +124,16 @@ class GameScreen(Screen[None]):
         self.query_one("#log").border_title = "Log"
         self.query_one("#chat").border_title = "Chat"
         self.query_one("#plan").display = False
+        lines = {w.id: w for w in self.query(Lines)}
+        self._status, self._tasks, self._players = (lines["status"], lines["tasks"],
+                                                    lines["players"])
+        self._reveals, self._turn = lines["reveals"], lines["turn-text"]
+        self._grid = self.query_one(ItemGrid)
+        self._countdown = self.query_one(Countdown)
+        self._plan = self.query_one("#plan", Input)
+        self._chat_input = self.query_one("#chat-input", Input)
+        self._log = self.query_one(GameLog)
+        self._chat_log = self.query_one(ChatLog)
         view = self._pending or self.session.view()
         self._pending = None
         self._ready = True
@@ -133,8 +143,9 @@ class GameScreen(Screen[None]):
     # -- the contract: one view in, changed widgets out -------------------------------------
 
     def show(self, view: TableView | None) -> None:
-        """Show ``view`` (this session's TableView). Only widgets whose data changed repaint;
-        the countdown alone ticks, and only while a deadline exists."""
+        """Show ``view`` (this session's TableView). Each widget gets its own slice and
+        repaints only if that slice changed; the countdown alone ticks, once a second, and
+        only while a deadline exists."""
         if view is None or view.game is None:
             return
         if not self._ready:
@@ -143,49 +154,52 @@ class GameScreen(Screen[None]):
         old = self.table_view
         self.table_view = view
         game = view.game
-        self.query_one("#status", Lines).lines = (board_text.status_line(view),)
-        self.query_one(Countdown).deadline = view.deadline_ms
-        self.query_one("#tasks", Lines).lines = board_text.task_lines(view)
-        self.query_one("#players", Lines).lines = board_text.score_lines(view)
-        grid = self.query_one(ItemGrid)
+        self._status.lines = (board_text.status_line(view),)
+        self._countdown.deadline = view.deadline_ms
+        self._tasks.lines = board_text.task_lines(view)
+        self._players.lines = board_text.score_lines(view)
+        grid = self._grid
         grid.view = game
         title = board_text.grid_title(game)
         if old is None or old.game is None or board_text.grid_title(old.game) != title:
             grid.border_title = title  # setting a title always repaints: only on a change
-        self.query_one("#reveals", Lines).lines = board_text.reveal_lines(view)
-        self.query_one("#turn-text", Lines).lines = board_text.turn_lines(view)
-        self._show_plan_input(board_text.plan_prompt(view))
-        self.query_one(GameLog).show_lines(view.log)
-        self.query_one(ChatLog).show_lines(view.chat)
         # Classes go on the one widget they style: a class on the screen restyles it all.
         grid.set_class(game.phase in board_text.REVEAL_PHASES, "-chosen")
-        if old is None or old.my_seat != view.my_seat:
-            self.query_one("#chat-input", Input).disabled = view.my_seat is None
         if old is not None and old.game is not None and old.game.round != game.round:
             grid.cursor_row = 0
+        self._reveals.lines = turn_text.reveal_lines(view)
+        self._turn.lines = turn_text.turn_lines(view)
+        self._show_plan_input(turn_text.plan_prompt(view))
+        self._log.show_lines(view.log)
+        self._chat_log.show_lines(view.chat)
+        if old is None or old.my_seat != view.my_seat:
+            self._chat_input.disabled = view.my_seat is None
 
     def _show_plan_input(self, prompt: str | None) -> None:
-        plan = self.query_one("#plan", Input)
+        """The plan input appears, focused, when this seat must reveal (unless the player
+        is in the middle of a chat message), and goes away after."""
+        plan = self._plan
         if prompt is None:
             if plan.display:
                 had_focus = plan.has_focus
                 plan.display = False
                 plan.value = ""
                 if had_focus:
-                    self.query_one(ItemGrid).focus()
+                    self._grid.focus()
             return
         if plan.placeholder != prompt:
             plan.placeholder = prompt
         if not plan.display:
             plan.display = True
-            chat = self.query_one("#chat-input", Input)
+            chat = self._chat_input
             if not (chat.has_focus and chat.value):
                 plan.focus()
 
     # -- helpers -----------------------------------------------------------------------------
 
     @property
-    def game(self) -> Any:
+    def game(self) -> View | None:
+        """This seat's game view, as last shown."""
         return None if self.table_view is None else self.table_view.game
 
     def _do(self, command: Callable[..., object], *args: object) -> bool:
@@ -225,9 +239,8 @@ class GameScreen(Screen[None]):
         game = self.game
         if game is None:
             return
-        grid = self.query_one(ItemGrid)
         if game.can_pick():
-            grid.cursor_row = row - 1
+            self._grid.cursor_row = row - 1
         self._do(self.session.pick, len(game.picks), row - 1, at_ms)
 
     @on(ItemGrid.Picked)
@@ -276,14 +289,14 @@ class GameScreen(Screen[None]):
         self._do(self.session.next_round)
 
     def action_chat(self) -> None:
-        chat = self.query_one("#chat-input", Input)
+        chat = self._chat_input
         if chat.disabled:
             self.notify("Spectators read the chat; take a seat to talk.", markup=False)
             return
         chat.focus()
 
     def action_board(self) -> None:
-        self.query_one(ItemGrid).focus()
+        self._grid.focus()
 
     def action_end_game(self) -> None:
         def answered(answer: bool | None) -> None:

@@ -1,0 +1,210 @@
+"""The seat's own panel, as plain data from its TableView: the lead's secret task or the
+guesser's hand, what to do now, the plan prompt, the reveals and the round's points.
+
+Same conventions as :mod:`tui.board_text`: lines of ``(text, role)`` spans, user text only
+ever as span text, and nothing read but this seat's own view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+
+from engine.hub import TableView
+from engine.rules import Phase, View
+from tui.board_text import (
+    AFTER_LEAD_REVEAL,
+    REVEAL_PHASES,
+    Line,
+    Span,
+    names,
+    next_revealer,
+    pad,
+    plain,
+    stoppers_pending,
+    task_name,
+    who,
+)
+
+# --- the seat's own panel: hand, secret, what to do ----------------------------------------
+
+
+def _hand_line(view: View) -> Line:
+    mine = view.my_guess
+    spans: list[Span] = [("Your cards: ", "")]
+    for card in (1, 2, 3, 4):
+        spans.append((f" {card} ", "secret" if card == mine else "card"))
+        spans.append((" ", ""))
+    if mine is not None:
+        verb = "revealed" if view.seat in view.revealed else "hid"
+        spans.append((f" you {verb} {mine}: {task_name(view, mine)}", "dim"))
+    return tuple(spans)
+
+
+def _next_round_line(tv: TableView) -> Line:
+    view = tv.game
+    assert view is not None
+    new_lead = (view.lead + 1) % len(view.players)
+    tail: Line = ((". Next lead agent: ", ""), (who(view, new_lead), "name"))
+    if tv.my_seat is None:
+        return (("Round over", "title"), *tail)
+    return (("Press ", ""), ("Enter", "key"), (" (or ", ""), ("n", "key"),
+            (") for the next round", ""), *tail)
+
+
+def _lead_lines(tv: TableView, view: View) -> list[Line]:
+    lines: list[Line] = []
+    if view.phase not in AFTER_LEAD_REVEAL:
+        lines.append((("Your secret task: ", ""),
+                      (f"#{view.secret} {task_name(view, view.secret)}", "secret")))
+    phase = view.phase
+    if phase is Phase.PICKING:
+        pending = stoppers_pending(view)
+        if pending:
+            lines.append((("Wait: ", "warn"),
+                           (f"{names(view, pending)} shouted Stop! and is hiding a guess", "")))
+        else:
+            lines.append(((f"Pick from column {len(view.picks) + 1}: ", "me"), ("↑↓", "key"),
+                          (" + ", ""), ("Enter", "key"), (", keys ", ""), ("1-4", "key"),
+                          (" or a click. Stay silent: no hints!", "")))
+    elif phase is Phase.GUESSING:
+        lines.append(plain("All four items are down: the others hide their guesses."))
+    elif phase is Phase.REVEALING:
+        nxt = next_revealer(view)
+        lines.append(plain(f"Listen: {who(view, nxt) if nxt is not None else '-'} reveals "
+                           "next. You reveal the task last."))
+    elif phase is Phase.LEAD_REVEAL:
+        lines.append((("Your turn: ", "me"), ("reveal the task. How were the items meant "
+                                              "to be used? (optional) ", ""),
+                       ("Enter", "key")))
+    elif phase is Phase.BEST_PLAN:
+        spans: list[Span] = [("Name the best plan: ", "me")]
+        for k, seat in enumerate(view.guessers, 1):
+            spans += [(str(k), "key"), (f" {view.players[seat]}  ", "")]
+        lines.append(tuple(spans))
+    return lines
+
+
+def _guesser_lines(tv: TableView, view: View) -> list[Line]:
+    me = view.seat
+    assert me is not None
+    lines: list[Line] = [_hand_line(view)]
+    phase = view.phase
+    lead = who(view, view.lead)
+    if phase is Phase.PICKING:
+        if view.can_shout():
+            lines.append((("[S] Stop!", "stop-key"),
+                          ("  guess early, before the 4th item: +1 if right, -1 if wrong", "")))
+        elif me in view.stop and view.my_guess is None:
+            lines.append((("You shouted Stop! ", "stop"), ("Hide your guess now: ", ""),
+                          ("1-4", "key"), (f" ({lead} waits for you)", "")))
+        elif me in view.stop:
+            lines.append(plain("Stop token placed on your guess. Watch the last items."))
+        else:
+            holder = names(view, view.stop)
+            lines.append(((f"{holder} holds the stop token. ", "stop"),
+                           ("Hide your guess (", ""), ("1-4", "key"),
+                           (") when all four items are down.", "")))
+    elif phase is Phase.GUESSING:
+        if view.my_guess is None:
+            lines.append((("Hide your guess: ", "me"), ("press ", ""), ("1-4", "key"),
+                          (" for the task you think it is.", "")))
+        else:
+            waiting = [s for s in view.waiting_for if s != me]
+            lines.append(plain(f"Your guess is hidden. Waiting for {names(view, waiting)}."))
+    elif phase is Phase.REVEALING:
+        nxt = next_revealer(view)
+        if nxt == me:
+            lines.append((("Your turn to reveal. ", "me"),
+                          ("Type your plan for the four items (optional), then ", ""),
+                          ("Enter", "key")))
+        elif me in view.revealed:
+            lines.append(plain(f"Waiting for {names(view, view.waiting_for)} to reveal."))
+        else:
+            lines.append(plain(f"{who(view, nxt) if nxt is not None else '-'} reveals next; "
+                               "you reveal in turn from the lead's left."))
+    elif phase is Phase.LEAD_REVEAL:
+        lines.append(plain(f"Waiting for {lead} to reveal the task."))
+    elif phase is Phase.BEST_PLAN:
+        lines.append(plain(f"Waiting for {lead} to name the best plan."))
+    return lines
+
+
+def turn_lines(tv: TableView) -> tuple[Line, ...]:
+    """This seat's private panel: the lead's secret task or the hand, and what to do now."""
+    view = tv.game
+    assert view is not None
+    if view.phase is Phase.ROUND_OVER:
+        return (_next_round_line(tv),)
+    if view.phase is Phase.GAME_OVER:
+        return (plain("The game is over."),)
+    if tv.my_seat is None:
+        return ((("You are watching: no hand and no moves. ", "dim"), ("c", "key"),
+                 (" chat (spectators read only)", "dim")),)
+    if view.is_lead:
+        return tuple(_lead_lines(tv, view))
+    return tuple(_guesser_lines(tv, view))
+
+
+def plan_prompt(tv: TableView) -> str | None:
+    """The placeholder of the plan input when this seat must reveal now, else None."""
+    view = tv.game
+    if view is None or tv.my_seat is None:
+        return None
+    if view.phase is Phase.REVEALING and next_revealer(view) == tv.my_seat:
+        return f"Your plan (optional), Enter reveals card {view.my_guess}"
+    if view.phase is Phase.LEAD_REVEAL and view.is_lead:
+        return "Your plan (optional), Enter reveals the task"
+    return None
+
+
+# --- reveals and the round's points --------------------------------------------------------
+
+
+def reveal_lines(tv: TableView) -> tuple[Line, ...]:
+    """Revealed cards and plans in reveal order, then the lead's; at round over the points
+    of the round, each explained."""
+    view = tv.game
+    assert view is not None
+    if view.phase is Phase.ROUND_OVER and view.history:
+        return round_over_lines(view)
+    if view.phase not in REVEAL_PHASES:
+        return ()
+    lines: list[Line] = []
+    for seat in view.revealed:
+        card = view.guesses[seat]
+        lines.append(((view.players[seat], "name"),
+                      (f" reveals {card}: {task_name(view, card)}", "")))
+        if view.plans[seat]:
+            lines.append(((f"  “{view.plans[seat]}”", "plan"),))
+    if view.phase in AFTER_LEAD_REVEAL and view.secret is not None:
+        lines.append(((view.players[view.lead], "name"), (" (lead) reveals the task: ", ""),
+                      (f"#{view.secret} {task_name(view, view.secret)}", "good")))
+        if view.plans[view.lead]:
+            lines.append(((f"  “{view.plans[view.lead]}”", "plan"),))
+    return tuple(lines)
+
+
+def round_over_lines(view: View) -> tuple[Line, ...]:
+    result = view.history[-1]
+    width = min(16, max(cell_len(n) for n in view.players))
+    lines: list[Line] = [((f"Round {result.round} over. The task was ", "title"),
+                          (f"#{result.secret} {result.task}", "good"))]
+    for seat in _seat_order(view, result.lead):
+        reasons = [ln.reason for ln in result.lines if ln.seat == seat]
+        delta = result.delta(seat)
+        guess = result.guesses[seat] if seat < len(result.guesses) else None
+        if seat != result.lead and guess is not None and guess != result.secret:
+            reasons.insert(0, f"wrong guess ({guess}: {result.tasks[guess - 1]})")
+        if not reasons:
+            reasons = ["no correct guesses"]
+        role = "good" if delta > 0 else ("bad" if delta < 0 else "dim")
+        lines.append(((" " + pad(view.players[seat], width), "name"),
+                      (f" {delta:+d} ", role), ("; ".join(reasons), "")))
+    return tuple(lines)
+
+
+def _seat_order(view: View, lead: int) -> Sequence[int]:
+    n = len(view.players)
+    return [lead, *((lead + k) % n for k in range(1, n))]
