@@ -1,11 +1,17 @@
-"""The lobby: who you are, the open tables, and the ways to sit down at one."""
+"""The lobby: who you are, the open tables, the ways to sit down at one, and past games.
+
+Past games (:class:`~tui.history_panel.HistoryPanel`) sit in a column beside the tables on a
+wide terminal; on a narrow one (80 columns) ``h`` shows them in place of the list. They are
+read from the hub when the lobby is shown (at connection and on coming back from a table),
+not on every change of the list of tables.
+"""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -14,9 +20,11 @@ from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from engine.hub import Session, TableOptions, TableSummary
 from engine.text import NAME_MAX
+from tui.history_panel import HistoryPanel
 from tui.messages import attempt
 
 STATUS_WORDS = {"lobby": "waiting", "playing": "playing", "finished": "game over"}
+WIDE = 110  # from this many columns, past games get a column beside the tables
 
 
 def quiet_input(**kwargs: Any) -> Input:
@@ -43,6 +51,7 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("j", "focus_code", "Join by code"),
         Binding("n", "focus_name", "Rename"),
+        Binding("h", "toggle_history", "Past games: show or hide", show=False),
         Binding("q", "app.quit", "Quit"),
         Binding("escape", "back_to_list", "Back to the list", show=False),
     ]
@@ -53,6 +62,8 @@ class LobbyScreen(Screen[None]):
         self._shown: tuple[TableSummary, ...] | None = None
         self._message = ""
         self._ready = False  # columns are in place
+        self._wide: bool | None = None
+        self.history_toggled = False  # narrow: shown instead of the list; wide: hidden
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -63,10 +74,12 @@ class LobbyScreen(Screen[None]):
             yield quiet_input(value=self.session.player.name, max_length=NAME_MAX,
                               placeholder="your name", id="name")
         yield Static(self._message, id="lobby-message", markup=False)
-        with Vertical(id="tables-box"):
-            yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
-            yield Static("No tables yet: press c to create one, then tell your friends "
-                         "its code.", id="no-tables")
+        with Horizontal(id="lobby-body"):
+            with Vertical(id="tables-box"):
+                yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
+                yield Static("No tables yet: press c to create one, then tell your friends "
+                             "its code.", id="no-tables")
+            yield HistoryPanel(id="history")
         with Horizontal(id="code-row", classes="form-row"):
             yield Label("Table code", classes="form-label")
             yield quiet_input(max_length=4, placeholder="ABCD", id="code")
@@ -82,8 +95,44 @@ class LobbyScreen(Screen[None]):
         tables.add_column("Status", key="status", width=9)
         tables.add_column("Players", key="players")
         self._ready = True
+        self.query_one("#tables-box").border_title = "Tables"
+        self.query_one(HistoryPanel).border_title = "Past games"
+        self._fit(self.app.size.width)
         self.show_tables(self.session.lobby())
         tables.focus()
+
+    def on_screen_resume(self) -> None:
+        """The lobby is on screen again (at connection, or back from a table): re-read the
+        past games, which may have grown meanwhile."""
+        self._fit(self.app.size.width)
+        self.show_history()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        """Lay past games beside the list (wide) or behind ``h`` (narrow)."""
+        wide = width >= WIDE
+        if wide == self._wide:
+            return
+        self._wide = wide
+        self.set_class(wide, "-wide")
+        self.set_class(not wide, "-narrow")
+        self._set_history_toggled(False)  # each layout starts with its own default
+
+    def _set_history_toggled(self, toggled: bool) -> None:
+        self.history_toggled = toggled
+        self.set_class(toggled, "-history-toggled")
+        history_visible = self._wide != toggled
+        self.query_one("#tables-box").border_subtitle = (
+            "" if history_visible else "h: past games")
+        self.query_one(HistoryPanel).border_subtitle = (
+            "h: hide" if self._wide else "h: back to the tables")
+        if isinstance(self.focused, Input):
+            return
+        if self._wide and history_visible:
+            return  # the column came in beside the list: focus stays where it was
+        self.query_one(HistoryPanel if history_visible else TableList).focus()
 
     # -- attributes down ------------------------------------------------------------------
 
@@ -111,6 +160,10 @@ class LobbyScreen(Screen[None]):
             tables.move_cursor(row=codes.index(selected), animate=False)
         self.query_one("#no-tables").display = not summaries
         tables.display = bool(summaries)
+
+    def show_history(self) -> None:
+        """Ask the hub for past games (a few queries: only when the lobby is shown)."""
+        self.query_one(HistoryPanel).show(self.session.history())
 
     def say(self, text: str) -> None:
         """A line above the list that stays until the next one (e.g. an unknown code)."""
@@ -164,16 +217,28 @@ class LobbyScreen(Screen[None]):
     def action_focus_name(self) -> None:
         self.query_one("#name", Input).focus()
 
+    def action_toggle_history(self) -> None:
+        self._set_history_toggled(not self.history_toggled)
+
     def action_back_to_list(self) -> None:
         if isinstance(self.focused, Input):
             if self.focused.id == "name":
                 self.focused.value = self.session.player.name
+            self._focus_main()
+        elif self.history_toggled and not self._wide:
+            self._set_history_toggled(False)
+
+    def _focus_main(self) -> None:
+        """Focus what fills the middle of the lobby: the list, or the past games instead."""
+        if self.history_toggled and not self._wide:
+            self.query_one(HistoryPanel).focus()
+        else:
             self.query_one(TableList).focus()
 
     @on(Input.Submitted, "#name")
     def _name_submitted(self) -> None:
         self._rename()
-        self.query_one(TableList).focus()
+        self._focus_main()
 
     @on(Input.Blurred, "#name")
     def _name_left(self) -> None:
@@ -196,4 +261,4 @@ class LobbyScreen(Screen[None]):
         if done:
             self.query_one("#code", Input).value = ""
             self.query_one("#seat-code", Input).value = ""
-            self.query_one(TableList).focus()
+            self._focus_main()

@@ -1,0 +1,149 @@
+"""What the lobby shows of past games: the player's own record, the hall of fame, and the
+last games played at this server.
+
+The lobby asks the hub for a :class:`~engine.hub.PlayerHistory` when it is shown (a few
+SQLite queries) and hands it down with :meth:`HistoryPanel.show`, which repaints only if
+the data changed. Names are player text: every piece is built as plain
+:class:`~textual.content.Content`, never parsed as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+
+from rich.cells import set_cell_size
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from engine.hub import PlayerHistory
+from engine.records import GamePlayer, GameSummary, PlayerRecord
+from engine.text import NAME_MAX
+
+WINNER_MARK = "★"
+NAME_WIDTH = NAME_MAX  # hall of fame name column, in cells
+
+
+def utc_now() -> datetime:
+    """The clock the panel dates games by (tests replace it)."""
+    return datetime.now(tz=UTC)
+
+
+def ago(when: datetime, now: datetime) -> str:
+    """How long ago ``when`` was, in words a player reads at a glance: relative, so it means
+    the same whatever the player's time zone."""
+    seconds = (now - when).total_seconds()
+    if seconds < 60:
+        return "just now"
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return f"{minutes} min ago"
+    hours = minutes // 60
+    if hours < 24:
+        return f"{hours} h ago"
+    days = hours // 24
+    if days == 1:
+        return "yesterday"
+    if days < 7:
+        return f"{days} days ago"
+    return when.strftime("%d %b %Y")
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def record_text(mine: PlayerRecord | None) -> Content:
+    """``Your record``: games, wins, points and the names used; or "No games yet"."""
+    if mine is None:
+        return Content.assemble(("No games yet", "bold"),
+                                ": finish one and it counts here.")
+    names = ", ".join(mine.names)
+    return Content.assemble(
+        (plural(mine.games_played, "game"), "bold"), " played, ",
+        (f"{mine.games_won} won", "bold $success"), ", ",
+        (plural(mine.total_points, "point"), "bold"), "\n",
+        ("as ", "$text-muted"), names,
+    )
+
+
+def fame_text(players: Iterable[PlayerRecord]) -> Content:
+    """The hall of fame as aligned rows: rank, name, wins, games, points."""
+    rows = [Content.styled(f"    {'Agent':<{NAME_WIDTH}} Won Games  Pts", "$text-muted")]
+    for rank, player in enumerate(players, start=1):
+        rows.append(Content.assemble(
+            f"{rank:>2}. ", set_cell_size(player.name, NAME_WIDTH),
+            (f" {player.games_won:>3}", "bold"),
+            f" {player.games_played:>5} {player.total_points:>4}",
+        ))
+    if len(rows) == 1:
+        return Content.styled("Nobody has finished a game here yet.", "$text-muted")
+    return Content("\n").join(rows)
+
+
+def seat_text(player: GamePlayer) -> Content:
+    """One seat of a finished game: ``★ Ann 5`` for a winner, ``Bob 3`` otherwise."""
+    style = "dim" if player.is_bot else ""
+    if player.won:
+        return Content.assemble((f"{WINNER_MARK} ", "$success"),
+                                (player.name, "bold $success"), f" {player.score}")
+    return Content.assemble((player.name, style), f" {player.score}")
+
+
+def game_text(game: GameSummary, now: datetime) -> Content:
+    """Two lines for one finished game: when and where, then the players with their scores,
+    best first."""
+    heading = [(ago(game.finished_at, now), "$text-muted"), "  table ", (game.code, "bold")]
+    if game.game_no > 1:
+        heading.append(f" (game {game.game_no})")
+    ranked = sorted(game.players, key=lambda p: -p.score)
+    seats = Content("  ").join(seat_text(p) for p in ranked)
+    shared = len(game.winners) > 1
+    return Content.assemble(*heading, "\n", seats,
+                            ("  (shared)" if shared else "", "italic $success"))
+
+
+def recent_text(games: Iterable[GameSummary], now: datetime) -> Content:
+    lines = [game_text(game, now) for game in games]
+    if not lines:
+        return Content.styled("No finished games yet.", "$text-muted")
+    return Content("\n\n").join(lines)
+
+
+class HistoryPanel(VerticalScroll):
+    """The player's record, the hall of fame and the latest games. Two parts (people, then
+    games) that the stylesheet stacks or sets side by side; scrolls when it does not fit.
+    :meth:`show` hands it new data."""
+
+    def __init__(self, *, clock: Callable[[], datetime] | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.clock = clock or utc_now
+        self._shown: PlayerHistory | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="history-people", classes="history-part"):
+            yield Static("Your record", classes="history-title", id="history-mine-title")
+            yield Static(record_text(None), id="history-mine")
+            yield Static("Hall of fame", classes="history-title")
+            yield Static(fame_text(()), id="history-fame")
+        with Vertical(id="history-games", classes="history-part"):
+            yield Static("Last games here", classes="history-title", id="history-recent-title")
+            yield Static(recent_text((), self.clock()), id="history-recent")
+
+    @property
+    def shown(self) -> PlayerHistory | None:
+        """The history on screen (None before the first :meth:`show`)."""
+        return self._shown
+
+    def show(self, history: PlayerHistory) -> None:
+        """Show ``history``; nothing is repainted if it is what is already shown."""
+        if history == self._shown:
+            return
+        self._shown = history
+        self.query_one("#history-mine", Static).update(record_text(history.mine))
+        self.query_one("#history-fame", Static).update(fame_text(history.hall_of_fame))
+        self.query_one("#history-recent", Static).update(
+            recent_text(history.recent, self.clock()))
