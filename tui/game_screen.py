@@ -173,7 +173,10 @@ class GameScreen(Screen[None]):
         self._log.show_lines(view.log)
         self._chat_log.show_lines(view.chat)
         if old is None or old.my_seat != view.my_seat:
-            self._chat_input.disabled = view.my_seat is None
+            watching = view.my_seat is None
+            self._chat_input.disabled = watching
+            if watching:
+                self._chat_input.placeholder = "spectators read the chat"
 
     def _show_plan_input(self, prompt: str | None) -> None:
         """The plan input appears, focused, when this seat must reveal (unless the player
