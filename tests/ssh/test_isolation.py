@@ -6,6 +6,9 @@ import asyncio
 import gc
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from tests.ssh.apps import BOARD
 from tests.ssh.client import TermClient
@@ -80,3 +83,34 @@ async def test_apps_coming_and_going_leave_the_servers_stdout_alone(
     bob.abort()
     await _until(lambda: not server.sessions)
     assert (sys.stdout, sys.stderr) == (stdout, stderr)
+
+
+async def test_an_eager_task_factory_set_by_an_app_is_taken_back(
+    game_server: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python 3.12+: ``App.run_async`` installs ``asyncio.eager_task_factory`` on the loop
+    every session shares; the server puts its own factory back (simulated here on 3.11)."""
+    installed: list[object] = []
+
+    def eager_stand_in(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
+        installed.append(coro)
+        return asyncio.Task(coro, loop=loop, **kwargs)
+
+    monkeypatch.setattr(asyncio, "eager_task_factory", eager_stand_in, raising=False)
+    loop = asyncio.get_running_loop()
+    server = await game_server()
+    before = loop.get_task_factory()
+    alice = await TermClient.connect(server.port)
+    await alice.wait_for("len: 0")
+    bob = await TermClient.connect(server.port)
+    await bob.wait_for("len: 0")
+    assert loop.get_task_factory() is before
+
+
+async def test_every_session_draws_with_the_same_colour_depth(game_server: StartServer) -> None:
+    server = await game_server()
+    alice = await TermClient.connect(server.port)
+    await alice.wait_for("len: 0")
+    app = BOARD.started[-1]()
+    assert app is not None and app.console.color_system == server.config.color_system
+    assert b"\x1b[38;2;" in bytes(alice.raw)  # 24-bit colour sequences on the wire

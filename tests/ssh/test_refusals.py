@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
@@ -119,3 +120,13 @@ async def test_a_shared_password_is_asked_of_everyone(
         await _connect(server.port, password="open sesame")
     with pytest.raises(asyncssh.PermissionDenied):
         await _connect(server.port, client_keys=[client_key])
+
+
+async def test_a_client_that_never_logs_in_is_dropped(game_server: StartServer) -> None:
+    server = await game_server(login_timeout_s=0.5)
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    banner = await reader.readline()
+    assert banner.startswith(b"SSH-2.0-MissionImpractical")
+    rest = await asyncio.wait_for(reader.read(), timeout=5)  # then silence, until closed
+    assert reader.at_eof(), rest
+    writer.close()
