@@ -448,7 +448,8 @@ def report(ours: Result, baseline: Result) -> str:
         f"baseline) from 1 to N sessions, over N-1. The baseline runs {baseline.sessions} "
         f"sessions; multiply its figure for {ours.sessions}.",
         f"Key latencies are over {ours.sessions} connected sessions; idle players sit "
-        f"{SEAT} to a table, the two measured share one.",
+        f"{SEAT} to a table, the two measured share one, so in-process every press redraws "
+        f"{SEAT} apps; the baseline's apps share nothing and only the presser's redraws.",
     ]
     return "\n".join(lines + notes)
 

@@ -66,9 +66,13 @@ class SessionHost(Protocol):
 class GameSession(asyncssh.SSHServerSession[bytes]):
     """The app for one player, on one SSH channel."""
 
-    def __init__(self, host: SessionHost, player: Player, peer: str) -> None:
+    def __init__(
+        self, host: SessionHost, player: Player, peer: str, connection: object = None
+    ) -> None:
         self.player = player
         self.peer = peer
+        self.connection = connection
+        """Whatever opened this session (the server counts sessions per connection)."""
         self.join_code: str | None = None
         self.app: App[Any] | None = None
         self.terminal: SessionTerminal | None = None
@@ -144,6 +148,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     # -- lifecycle -----------------------------------------------------------------------
 
     def _refusal(self) -> str | None:
+        """Why this session cannot run the app, or None (and the table code is kept)."""
         ok, code = parse_join_code(self._command)
         if not ok:
             return NOT_A_CODE
@@ -175,24 +180,25 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     async def _run(self) -> None:
         assert self.terminal is not None
         notes: ExitNotes | None = None
-        crashed = False
+        crashed, status = False, 0
         try:
             app = self._host.app_factory(self._context())
             notes = guard_app(app, self.terminal)
             self.app = app
             await run_app(app, self._host.task_factory)
+            status = app.return_code or 0
             error = crash_of(app)
             if error is not None:
-                crashed = True
+                crashed, status = True, 1
                 log.error("%s: app crashed", self.peer, exc_info=error)
         except Exception:
-            crashed = True
+            crashed, status = True, 1
             log.exception("%s: session failed", self.peer)
         finally:
             self.app = None
-            self._finish(crashed, notes)
+            self._finish(crashed, status, notes)
 
-    def _finish(self, crashed: bool, notes: ExitNotes | None) -> None:
+    def _finish(self, crashed: bool, status: int, notes: ExitNotes | None) -> None:
         """Restore the terminal, say goodbye, close the channel, leave the server's books."""
         terminal, chan = self.terminal, self._chan
         try:
@@ -204,7 +210,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             if terminal is not None:
                 terminal.close()
             if chan is not None and not chan.is_closing():
-                chan.exit(1 if crashed else 0)
+                chan.exit(status)
         finally:
             self._host.session_ended(self)
 

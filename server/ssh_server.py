@@ -45,6 +45,9 @@ class ServerConfig:
     access: AccessPolicy = field(default_factory=AccessPolicy)
     limits: SessionLimits = field(default_factory=SessionLimits)
     max_sessions: int = 300
+    """Sessions at once, across all connections."""
+    sessions_per_connection: int = 4
+    """Sessions at once on one connection (``ssh`` opens one; multiplexing may open more)."""
     login_timeout_s: float = 20.0
     keepalive_interval_s: float = 15.0
     keepalive_count_max: int = 4
@@ -111,8 +114,12 @@ class _Connection(asyncssh.SSHServer):
             return True
         return False
 
-    def session_requested(self) -> GameSession:
-        return GameSession(self._game, self._identity.player(), self._peer)
+    def session_requested(self) -> GameSession | bool:
+        open_here = sum(1 for session in self._game.sessions if session.connection is self)
+        if open_here >= self._game.config.sessions_per_connection:
+            log.info("%s: refused another session on the same connection", self._peer)
+            return False
+        return GameSession(self._game, self._identity.player(), self._peer, connection=self)
 
     # connection_requested, server_requested (port forwarding), unix_*, tun/tap:
     # asyncssh's defaults refuse them all.

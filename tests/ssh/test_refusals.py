@@ -130,3 +130,22 @@ async def test_a_client_that_never_logs_in_is_dropped(game_server: StartServer) 
     rest = await asyncio.wait_for(reader.read(), timeout=5)  # then silence, until closed
     assert reader.at_eof(), rest
     writer.close()
+
+
+async def test_one_connection_cannot_open_sessions_without_end(
+    game_server: StartServer, client_key: asyncssh.SSHKey
+) -> None:
+    server = await game_server(sessions_per_connection=2)
+    conn = await _connect(server.port, client_keys=[client_key])
+    for _ in range(2):
+        await conn.create_session(
+            asyncssh.SSHClientSession, term_type="xterm", term_size=(80, 24), encoding=None
+        )
+    for _ in range(100):
+        if len(server.sessions) == 2:
+            break
+        await asyncio.sleep(0.02)
+    with pytest.raises(asyncssh.ChannelOpenError):
+        await conn.create_session(
+            asyncssh.SSHClientSession, term_type="xterm", term_size=(80, 24), encoding=None
+        )
