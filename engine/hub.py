@@ -298,29 +298,25 @@ class Session:
         self.hub.reconnect(table, i)
 
     def leave(self) -> None:
-        table, seat = self.table, self.seat
-        if table is None:
-            return
-        table.sessions.discard(self)
-        self.table = None
-        if seat is not None:
-            if table.status != "playing":
-                self.hub.command(table, "leave", {"seat": seat})
-            else:
-                self.hub.away(table, seat)
-        self.hub.changed(table)
-        self.hub.forget_if_empty(table)
-        _call(self.on_change)  # this session is back in the lobby
+        """Back to the lobby: a seat before or after a game is given up; in a game it is
+        kept for this player's return."""
+        if self.table is not None:
+            self._vacate(keep_if_other_terminal=False)
+            _call(self.on_change)  # this session is back in the lobby
 
     def detach(self) -> None:
         """The terminal went away: keep the seat (a game in progress waits for them)."""
-        table, seat = self.table, self.seat
         self.hub.sessions.discard(self)
-        if table is None:
-            return
+        if self.table is not None:
+            self._vacate(keep_if_other_terminal=True)
+
+    def _vacate(self, *, keep_if_other_terminal: bool) -> None:
+        table, seat = self.table, self.seat
+        assert table is not None
         table.sessions.discard(self)
         self.table = None
-        if seat is not None and not any(s.seat == seat for s in table.sessions):
+        still_here = keep_if_other_terminal and any(s.seat == seat for s in table.sessions)
+        if seat is not None and not still_here:
             if table.status != "playing":
                 self.hub.command(table, "leave", {"seat": seat})
             else:
