@@ -33,7 +33,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import asyncssh
 from textual.app import App, ComposeResult
@@ -123,6 +123,8 @@ async def _serve_in_process(host_key: Path, sessions: int) -> asyncssh.SSHAccept
 class _PtySession(asyncssh.SSHServerSession[bytes]):
     """Baseline: one ``python -m bench.sessions app`` on a PTY per session."""
 
+    live: ClassVar[set[_PtySession]] = set()
+
     def __init__(self) -> None:
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
         self._size = SCREEN
@@ -156,6 +158,7 @@ class _PtySession(asyncssh.SSHServerSession[bytes]):
             sys.executable, "-m", "bench.sessions", "app", self._code,
             stdin=slave, stdout=slave, stderr=slave, start_new_session=True, env=env, cwd=ROOT,
         )
+        _PtySession.live.add(self)
         os.close(slave)
         os.set_blocking(master, False)
         self._master = master
@@ -179,6 +182,12 @@ class _PtySession(asyncssh.SSHServerSession[bytes]):
         if self._master >= 0:
             asyncio.get_running_loop().remove_reader(self._master)
             os.close(self._master)
+            self._master = -1
+        self.kill()
+
+    def kill(self) -> None:
+        """End the app's process (its PTY is not its controlling terminal: no SIGHUP)."""
+        _PtySession.live.discard(self)
         if self._process is not None and self._process.returncode is None:
             self._process.kill()
 
@@ -213,7 +222,12 @@ async def _serve(kind: str, host_key: Path, sessions: int) -> None:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     await stop.wait()
-    await server.close() if kind == "in-process" else server.close()
+    if kind == "in-process":
+        await server.close()
+    else:
+        server.close()
+        for session in list(_PtySession.live):
+            session.kill()
 
 
 # -- the players ---------------------------------------------------------------------------
