@@ -32,14 +32,20 @@ log = logging.getLogger("server")
 DEFAULT_APP_FACTORY = "server.cli:mission_app_factory"
 
 
-def mission_app_factory(hub: Any) -> AppFactory:
-    """The real game: one :class:`tui.app.MissionApp` per session, all on one hub."""
+def mission_app_factory(hub: Any, invite: str = "ssh -t host") -> AppFactory:
+    """The real game: one :class:`tui.app.MissionApp` per session, all on one hub.
+    ``invite`` is the command friends type, shown beside a table's code."""
     from tui.app import MissionApp
 
     def build(context: SessionContext) -> Any:
-        return MissionApp(hub, context.player, join_code=context.join_code)
+        return MissionApp(hub, context.player, join_code=context.join_code, invite=invite)
 
     return build
+
+
+def invite_command(port: int, public_name: str) -> str:
+    """``ssh -t -p 2222 game.example.com``: what a friend types (the code follows)."""
+    return f"ssh -t {public_name}" if port == 22 else f"ssh -t -p {port} {public_name}"
 
 
 def _env(name: str, default: str | None = None) -> str | None:
@@ -73,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--password", default=_env("MI_PASSWORD"),
                        help="a shared password everyone without a listed key must type"
                             " [MI_PASSWORD]")
+    serve.add_argument("--public-name", default=_env("MI_PUBLIC_NAME", "host"),
+                       help="the name friends type after ssh, shown beside table codes"
+                            " [MI_PUBLIC_NAME]")
     serve.add_argument("--app-factory", default=_env("MI_APP_FACTORY", DEFAULT_APP_FACTORY),
                        help="for development: module:function(hub) returning the app factory")
     return parser
@@ -112,21 +121,6 @@ def _load_object(spec: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module_name), name)  # type: ignore[no-any-return]
 
 
-def _open_hub(data_dir: Path) -> Any:
-    from engine.hub import Hub
-
-    data_dir.mkdir(parents=True, exist_ok=True)
-    opener = getattr(Hub, "open", None)
-    return opener(data_dir) if callable(opener) else Hub()
-
-
-def _close_hub(hub: Any) -> None:
-    close = getattr(hub, "close", None)
-    if callable(close):
-        close()
-        log.info("hub closed")
-
-
 def _banner(server: GameServer) -> str:
     where = ", ".join(
         f"[{host}]:{port}" if ":" in host else f"{host}:{port}" for host, port in server.addresses
@@ -139,9 +133,20 @@ def _banner(server: GameServer) -> str:
 
 
 async def _serve(options: argparse.Namespace) -> int:
-    hub = _open_hub(options.data_dir)
+    from engine.hub import Hub
+    from engine.journal import JournalError
+
     try:
-        factory = _load_object(options.app_factory)(hub)
+        hub = Hub.open(options.data_dir)
+    except JournalError as error:  # a damaged database is reported, never replaced
+        print(f"mission-impractical: {error}", file=sys.stderr)
+        return 2
+    try:
+        make = _load_object(options.app_factory)
+        if make is mission_app_factory:
+            factory = make(hub, invite_command(options.port, options.public_name))
+        else:
+            factory = make(hub)
         config = ServerConfig(
             host=options.host,
             port=options.port,
@@ -149,12 +154,14 @@ async def _serve(options: argparse.Namespace) -> int:
             access=AccessPolicy.from_options(options.authorized_keys, options.password),
         )
         server = await start_server(factory, config)
+        hub.resume_timers()  # restored tables: absent players get their full grace again
         print(_banner(server), flush=True)
         await _until_signalled()
         log.info("shutting down: telling %d players", len(server.sessions))
         await server.close(RESTARTING)
     finally:
-        _close_hub(hub)
+        hub.close()
+        log.info("journal closed")
     return 0
 
 

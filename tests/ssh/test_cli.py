@@ -86,3 +86,22 @@ async def test_serve_says_goodbye_on_sigterm_and_keeps_its_host_key(tmp_path: Pa
     again.send_signal(signal.SIGINT)
     assert await asyncio.wait_for(again.wait(), 15) == 0
     assert same == fingerprint
+
+
+def test_a_damaged_database_is_reported_and_left_alone(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    db = data / "mission.sqlite3"
+    db.write_bytes(b"this is not sqlite at all" * 10)
+    code = cli.main(["serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data),
+                     "--host-key", str(tmp_path / "key")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert str(db) in err and "not a valid database" in err
+    assert db.read_bytes() == b"this is not sqlite at all" * 10
+
+
+def test_the_invite_names_the_port_unless_it_is_22() -> None:
+    assert cli.invite_command(22, "game.example.com") == "ssh -t game.example.com"
+    assert cli.invite_command(2222, "game.example.com") == "ssh -t -p 2222 game.example.com"
