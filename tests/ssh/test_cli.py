@@ -78,7 +78,7 @@ async def test_serve_says_goodbye_on_sigterm_and_keeps_its_host_key(tmp_path: Pa
     raw = bytes(alice.raw)
     assert raw.index(RESTARTING.encode()) > raw.rindex(LEAVE_SEQUENCE.encode())
     assert process.stderr is not None
-    assert b"hub closed" in await process.stderr.read()
+    assert b"journal closed" in await process.stderr.read()
 
     key = tmp_path / "host_keys" / "key"
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
