@@ -277,6 +277,16 @@ class Session:
         self.hub.command(table, "join", {"player": self.player.id, "name": self.player.name,
                                           "seat_code": self.hub.new_seat_code()})
 
+    def resume(self) -> str | None:
+        """Back to the game this player has a seat in, if one is running; its code."""
+        if self.player.is_guest:
+            return None  # a guest's id is new every time: they reclaim with a seat code
+        for table in self.hub.tables.values():
+            if table.status == "playing" and table.seat_of(self.player.id) is not None:
+                self.join(table.code)
+                return table.code
+        return None
+
     def reclaim(self, code: str, seat_code: str) -> None:
         """A keyless guest comes back to their seat with the code they were shown."""
         table = self.hub.find(code)

@@ -87,6 +87,8 @@ class MissionApp(App[str | None]):
                 assert self.lobby_screen is not None
                 self.lobby_screen.say(f"No table has the code {code!r}: pick one below, "
                                       "type another code, or press c to create a table.")
+        else:
+            self._session.resume()  # a player with a key comes back to their running game
         if too_small(self.size):
             await self._cover(self.size)
         else:

@@ -459,3 +459,16 @@ def test_finished_games_show_in_everyones_history(plain_deck: SimpleNamespace,
     assert best.games_won == 1
     assert best.total_points == max(sessions[0].table.state.scores)
     hub.close()
+
+
+def test_a_player_with_a_key_resumes_their_running_game(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 3)
+    sessions[0].start()
+    seat = sessions[2].seat
+    sessions[2].detach()
+    back = hub.attach(Player("key:2", "P2"))
+    assert back.resume() == sessions[0].table.code
+    assert back.seat == seat
+    stranger = hub.attach(Player("key:new", "N"))
+    assert stranger.resume() is None and stranger.table is None

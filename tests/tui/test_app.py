@@ -435,3 +435,16 @@ async def test_the_server_can_close_the_app_with_a_message(hub: Hub) -> None:
         await pilot.pause()
     assert app.return_value == "The server is restarting: come back in a minute"
     assert not app.ENABLE_COMMAND_PALETTE
+
+
+async def test_a_player_who_drops_comes_back_to_their_game_with_the_same_key(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c", "b", "b", "g")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+    again = player_app(hub, "Ann")  # same key, no table code typed
+    async with again.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(again.screen, GameScreen)
+        assert again.session is not None and again.session.seat == 0
