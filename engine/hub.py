@@ -403,6 +403,16 @@ class Session:
     def next_round(self) -> None:
         self._move(rules.NextRound)
 
+    def play(self, action: Action) -> None:
+        """Any engine move for this player's own seat (bots and tests speak in actions)."""
+        if action.seat != self.seat:
+            raise IllegalAction("that move is for another seat")
+        at_ms = action.at_ms if isinstance(action, rules.Shout) else None
+        if isinstance(action, rules.EndGame):
+            self.end_game()
+        else:
+            self._move(lambda _seat: action, at_ms)
+
     def end_game(self) -> None:
         table = self._hosting()
         if table.status != "playing":

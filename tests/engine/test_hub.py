@@ -472,3 +472,16 @@ def test_a_player_with_a_key_resumes_their_running_game(plain_deck: SimpleNamesp
     assert back.seat == seat
     stranger = hub.attach(Player("key:new", "N"))
     assert stranger.resume() is None and stranger.table is None
+
+
+def test_a_session_plays_only_for_its_own_seat(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 3)
+    sessions[0].start()
+    state = sessions[0].table.state
+    lead = by_seat(sessions)[state.lead]
+    other = by_seat(sessions)[state.guessers[0]]
+    with pytest.raises(IllegalAction, match="another seat"):
+        other.play(rules.Pick(state.lead, 0, 0))
+    lead.play(rules.Pick(state.lead, 0, 3))
+    assert sessions[0].table.state.picks == (3,)

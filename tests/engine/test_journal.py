@@ -363,23 +363,7 @@ class Driver:
 
 
 def _send(session: Session, action: rules.Action) -> None:
-    match action:
-        case rules.Pick(column=c, row=r):
-            session.pick(c, r)
-        case rules.Shout(at_ms=at):
-            session.shout(at_ms=at)
-        case rules.Guess(card=card):
-            session.guess(card)
-        case rules.Reveal(plan=plan):
-            session.reveal(plan)
-        case rules.LeadReveal(plan=plan):
-            session.lead_reveal(plan)
-        case rules.BestPlan(choice=choice):
-            session.best_plan(choice)
-        case rules.NextRound():
-            session.next_round()
-        case _:
-            raise AssertionError(action)
+    session.play(action)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,

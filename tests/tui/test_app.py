@@ -53,22 +53,8 @@ def notes(app: MissionApp) -> list[str]:
 
 
 def play(session: Session, action: rules.Action) -> None:
-    """Send a bot-chosen move through the session's own commands."""
-    match action:
-        case rules.Pick(column=column, row=row):
-            session.pick(column, row)
-        case rules.Shout():
-            session.shout()
-        case rules.Guess(card=card):
-            session.guess(card)
-        case rules.Reveal(plan=plan):
-            session.reveal(plan)
-        case rules.LeadReveal(plan=plan):
-            session.lead_reveal(plan)
-        case rules.BestPlan(choice=choice):
-            session.best_plan(choice)
-        case rules.NextRound():
-            session.next_round()
+    """Send a bot-chosen move through the session."""
+    session.play(action)
 
 
 def simple_move(view: rules.View) -> rules.Action | None:
