@@ -33,10 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.cards import load_deck
-from engine.hub import Hub, Session, Table, TableOptions
+from engine.hub import Hub
 from engine.identity import Player
 from engine.journal import DB_NAME, open_journal
 from engine.rules import Phase
+from engine.session import Session
+from engine.tables import Table, TableOptions
 
 PLAYERS = [Player(f"key:bench{i}", f"Agent {i}") for i in range(4)]
 MODES = ("FULL", "NORMAL")

@@ -1,4 +1,5 @@
-"""The one in-process authority: tables, seats, timers, bots.
+"""The one in-process authority: it creates tables, applies their commands, runs their
+timers and bots, and journals what it accepted (see engine.tables and engine.session).
 
 Every session (one per connected terminal) attaches to the hub and calls it; the hub runs
 on the single asyncio loop, so each call is applied whole before the next one starts: moves
@@ -22,136 +23,35 @@ import asyncio
 import logging
 import random
 import secrets
-import time
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, replace
 from itertools import groupby
 from pathlib import Path
 from typing import Any, Protocol
 
 from engine import rules
 from engine.identity import Player
-from engine.rules import Action, IllegalAction, Phase, State, View
-from engine.text import CHAT_MAX, clean_name, clean_text
+from engine.rules import Action, IllegalAction, Phase
+from engine.session import Session, call_safely
+from engine.tables import (
+    CODE_LETTERS,
+    MAX_SEATS,
+    ChatLine,
+    LogLine,
+    Seat,
+    SeatInfo,
+    Table,
+    TableOptions,
+    TableView,
+    cancel_timer,
+    now_ms,
+    unique_name,
+)
+from engine.text import clean_text
 
 log = logging.getLogger(__name__)
 
-CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud
-MAX_SEATS = 8
-LOG_LINES = 200
-CHAT_LINES = 100
 ROUND_OVER_SECONDS = 30  # the round's points stay up this long at most
-
-
-def now_ms() -> float:
-    """The hub's clock, shared with the SSH driver's arrival stamps."""
-    return time.monotonic() * 1000
-
-
-@dataclass(frozen=True)
-class TableOptions:
-    """What the host may set. ``rounds``: None = by player count, 0 = endless."""
-
-    rounds: int | None = None
-    best_plan: bool = False
-    stop_tie_window_ms: int = 0
-    turn_seconds: int = 90  # 0: no turn timer
-    bots_fill: bool = False  # fill empty seats with bots up to three players at start
-    max_seats: int = 5
-
-    def rules_options(self) -> rules.Options:
-        return rules.Options(rounds=self.rounds, best_plan=self.best_plan,
-                             stop_tie_window_ms=self.stop_tie_window_ms)
-
-    def checked(self) -> TableOptions:
-        if self.rounds is not None and not 0 <= self.rounds <= 99:
-            raise IllegalAction("rounds must be between 1 and 99, or endless")
-        if not 0 <= self.stop_tie_window_ms <= 2000:
-            raise IllegalAction("the stop tie window is 0 to 2000 ms")
-        if not (self.turn_seconds == 0 or 15 <= self.turn_seconds <= 600):
-            raise IllegalAction("turn timers are off, or 15 to 600 seconds")
-        if not rules.MIN_PLAYERS <= self.max_seats <= MAX_SEATS:
-            raise IllegalAction(f"a table seats {rules.MIN_PLAYERS} to {MAX_SEATS}")
-        return self
-
-
-@dataclass
-class Seat:
-    player_id: str  # "bot:<n>" for a bot
-    name: str
-    seat_code: str  # lets a keyless guest reclaim the seat
-    connected: bool = True
-    away_since: float | None = None
-    botted: bool = False  # a bot plays for an absent human
-
-    @property
-    def is_bot(self) -> bool:
-        return self.player_id.startswith("bot:")
-
-    @property
-    def bot_plays(self) -> bool:
-        return self.is_bot or self.botted
-
-
-@dataclass(frozen=True)
-class LogLine:
-    text: str
-    kind: str = "info"
-    by_bot: bool = False
-
-
-@dataclass(frozen=True)
-class ChatLine:
-    name: str
-    text: str
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    name: str
-    is_bot: bool
-    connected: bool
-    botted: bool
-    is_host: bool
-
-
-@dataclass(frozen=True)
-class TableView:
-    """Everything one session may see of its table."""
-
-    code: str
-    status: str  # "lobby" | "playing" | "finished"
-    options: TableOptions
-    seats: tuple[SeatInfo, ...]
-    my_seat: int | None  # None: spectator
-    is_host: bool
-    spectators: int
-    game: View | None
-    log: tuple[LogLine, ...]
-    chat: tuple[ChatLine, ...]
-    deadline_ms: float | None  # when the current turn timer runs out (hub clock)
-    seat_code: str | None  # shown to a keyless guest so they can come back
-    version: int
-
-
-@dataclass(frozen=True)
-class TableSummary:
-    code: str
-    host: str
-    status: str
-    seated: int
-    max_seats: int
-    names: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class PlayerHistory:
-    """What the lobby shows of past games (types from :mod:`engine.records`)."""
-
-    hall_of_fame: tuple[Any, ...]  # PlayerRecord, best first
-    mine: Any | None  # PlayerRecord of this player, None before their first game
-    recent: tuple[Any, ...]  # GameSummary, newest first
 
 
 class Journal(Protocol):
@@ -167,284 +67,6 @@ class Journal(Protocol):
 
 class BotFactory(Protocol):
     def __call__(self, seed: str) -> Any: ...  # an object with act(view, now_ms) -> Action
-
-
-@dataclass
-class Table:
-    code: str
-    seed: str
-    options: TableOptions
-    host_id: str | None = None
-    seats: list[Seat] = field(default_factory=list)
-    state: State | None = None
-    status: str = "lobby"
-    games: int = 0
-    seq: int = 0
-    version: int = 0
-    log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
-    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
-    sessions: set[Session] = field(default_factory=set)
-    deadline_ms: float | None = None
-    timer: asyncio.TimerHandle | None = None
-    bot_tick: asyncio.TimerHandle | None = None
-    settle: list[tuple[float, int, Session | None, Action]] | None = None
-    bots: dict[int, Any] = field(default_factory=dict)
-    timer_key: tuple[Any, ...] | None = None
-
-    def __hash__(self) -> int:
-        return hash(self.code)
-
-    def seat_of(self, player_id: str) -> int | None:
-        for i, seat in enumerate(self.seats):
-            if seat.player_id == player_id:
-                return i
-        return None
-
-    def summary(self) -> TableSummary:
-        host = next((s.name for s in self.seats if s.player_id == self.host_id), "-")
-        return TableSummary(self.code, host, self.status, len(self.seats),
-                            self.options.max_seats, tuple(s.name for s in self.seats))
-
-
-class Session:
-    """One connected person's handle on the hub. All methods run on the hub's loop."""
-
-    def __init__(self, hub: Hub, player: Player, on_change: Callable[[], None],
-                 on_notice: Callable[[str], None]) -> None:
-        self.hub = hub
-        self.player = replace(player, name=clean_name(player.name) or "agent")
-        self.on_change = on_change
-        self.on_notice = on_notice
-        self.table: Table | None = None
-
-    # -- what the session sees ------------------------------------------------------------
-
-    def lobby(self) -> tuple[TableSummary, ...]:
-        return tuple(t.summary() for t in self.hub.tables.values() if t.status != "closed")
-
-    def history(self, limit: int = 8) -> PlayerHistory:
-        """The hall of fame, this player's own record and the last games at this server
-        (empty without a journal). A few small queries: ask when the lobby opens."""
-        records = self.hub.records
-        if records is None:
-            return PlayerHistory((), None, ())
-        return PlayerHistory(tuple(records.hall_of_fame(limit)),
-                             records.player_record(self.player.id),
-                             tuple(records.recent_games(limit)))
-
-    def view(self) -> TableView | None:
-        return None if self.table is None else self.hub.table_view(self.table, self)
-
-    @property
-    def seat(self) -> int | None:
-        return None if self.table is None else self.table.seat_of(self.player.id)
-
-    # -- lobby and table commands ----------------------------------------------------------
-
-    def rename(self, name: str) -> str:
-        cleaned = clean_name(name)
-        if not cleaned:
-            raise IllegalAction("a name needs at least one visible character")
-        self.player = replace(self.player, name=cleaned)
-        if self.table is not None and self.seat is not None:
-            self.hub.command(self.table, "rename", {"player": self.player.id, "name": cleaned})
-        return cleaned
-
-    def create_table(self, options: TableOptions | None = None) -> str:
-        self.leave()
-        table = self.hub.create_table((options or TableOptions()).checked(), self.player)
-        self._enter(table)
-        self.hub.command(table, "join", {"player": self.player.id, "name": self.player.name,
-                                          "seat_code": self.hub.new_seat_code()})
-        return table.code
-
-    def join(self, code: str, *, spectate: bool = False) -> None:
-        table = self.hub.find(code)
-        if self.table is table and self.seat is not None:
-            return
-        if self.table is not table:
-            self.leave()
-            self._enter(table)
-        seat = table.seat_of(self.player.id)
-        if seat is not None:
-            self.hub.reconnect(table, seat)
-            return
-        if spectate or table.status == "playing" or len(table.seats) >= table.options.max_seats:
-            self.hub.changed(table)
-            if not spectate:
-                self.on_notice("the game has started or the table is full: you are watching")
-            return
-        self.hub.command(table, "join", {"player": self.player.id, "name": self.player.name,
-                                          "seat_code": self.hub.new_seat_code()})
-
-    def resume(self) -> str | None:
-        """Back to the game this player has a seat in, if one is running; its code."""
-        if self.player.is_guest:
-            return None  # a guest's id is new every time: they reclaim with a seat code
-        for table in self.hub.tables.values():
-            if table.status == "playing" and table.seat_of(self.player.id) is not None:
-                self.join(table.code)
-                return table.code
-        return None
-
-    def reclaim(self, code: str, seat_code: str) -> None:
-        """A keyless guest comes back to their seat with the code they were shown."""
-        table = self.hub.find(code)
-        wanted = seat_code.strip().upper()
-
-        def seat_index() -> int | None:
-            return next((i for i, seat in enumerate(table.seats)
-                         if not seat.is_bot and wanted and seat.seat_code == wanted), None)
-
-        if seat_index() is None:
-            raise IllegalAction("no seat at that table has this seat code")
-        if self.table is not table:
-            self.leave()
-            self._enter(table)
-        i = seat_index()  # leaving may have moved the seats along
-        if i is None:
-            raise IllegalAction("no seat at that table has this seat code")
-        self.hub.command(table, "reclaim", {"seat": i, "player": self.player.id})
-        self.hub.reconnect(table, i)
-
-    def leave(self) -> None:
-        """Back to the lobby: a seat before or after a game is given up; in a game it is
-        kept for this player's return."""
-        if self.table is not None:
-            self._vacate(keep_if_other_terminal=False)
-            _call(self.on_change)  # this session is back in the lobby
-
-    def detach(self) -> None:
-        """The terminal went away: keep the seat (a game in progress waits for them)."""
-        self.hub.sessions.discard(self)
-        if self.table is not None:
-            self._vacate(keep_if_other_terminal=True)
-
-    def _vacate(self, *, keep_if_other_terminal: bool) -> None:
-        table, seat = self.table, self.seat
-        assert table is not None
-        table.sessions.discard(self)
-        self.table = None
-        still_here = keep_if_other_terminal and any(s.seat == seat for s in table.sessions)
-        if seat is not None and not still_here:
-            if table.status != "playing":
-                self.hub.command(table, "leave", {"seat": seat})
-            else:
-                self.hub.away(table, seat)
-        self.hub.changed(table)
-        self.hub.forget_if_empty(table)
-
-    def set_options(self, options: TableOptions) -> None:
-        table = self._hosting()
-        if table.status == "playing":
-            raise IllegalAction("options can be changed between games")
-        self.hub.command(table, "options", asdict(options.checked()))
-
-    def add_bot(self) -> None:
-        table = self._hosting()
-        if table.status == "playing":
-            raise IllegalAction("bots join between games")
-        if len(table.seats) >= table.options.max_seats:
-            raise IllegalAction("the table is full")
-        self.hub.command(table, "add_bot", {})
-
-    def remove_seat(self, seat: int) -> None:
-        table = self._hosting()
-        if table.status == "playing":
-            raise IllegalAction("seats can be removed between games")
-        if not 0 <= seat < len(table.seats):
-            raise IllegalAction("there is no such seat")
-        removed = table.seats[seat].player_id
-        if removed == self.player.id:
-            raise IllegalAction("leave the table instead of removing yourself")
-        self.hub.command(table, "leave", {"seat": seat})
-        for other in list(table.sessions):
-            if other.player.id == removed:
-                other.on_notice("the host gave your seat away: you are watching this table")
-
-    def start(self) -> None:
-        table = self._hosting()
-        if table.status == "playing":
-            raise IllegalAction("the game is already running")
-        self.hub.start(table)
-
-    def chat(self, text: str) -> None:
-        table, seat = self._seated()
-        cleaned = clean_text(text, CHAT_MAX)
-        if not cleaned:
-            return
-        state = table.state
-        if (table.status == "playing" and state is not None and seat == state.lead
-                and state.phase is Phase.PICKING):
-            raise IllegalAction("the lead agent stays silent while picking items")
-        self.hub.command(table, "chat", {"seat": seat, "text": cleaned})
-
-    # -- moves -----------------------------------------------------------------------------
-
-    def pick(self, column: int, row: int, at_ms: float | None = None) -> None:
-        self._move(lambda s: rules.Pick(s, column, row), at_ms)
-
-    def shout(self, at_ms: float | None = None) -> None:
-        self._move(lambda s: rules.Shout(s, int(at_ms if at_ms is not None else now_ms())),
-                   at_ms)
-
-    def guess(self, card: int) -> None:
-        self._move(lambda s: rules.Guess(s, card))
-
-    def reveal(self, plan: str = "") -> None:
-        self._move(lambda s: rules.Reveal(s, plan))
-
-    def lead_reveal(self, plan: str = "") -> None:
-        self._move(lambda s: rules.LeadReveal(s, plan))
-
-    def best_plan(self, choice: int) -> None:
-        self._move(lambda s: rules.BestPlan(s, choice))
-
-    def next_round(self) -> None:
-        self._move(rules.NextRound)
-
-    def play(self, action: Action) -> None:
-        """Any engine move for this player's own seat (bots and tests speak in actions)."""
-        if action.seat != self.seat:
-            raise IllegalAction("that move is for another seat")
-        at_ms = action.at_ms if isinstance(action, rules.Shout) else None
-        if isinstance(action, rules.EndGame):
-            self.end_game()
-        else:
-            self._move(lambda _seat: action, at_ms)
-
-    def end_game(self) -> None:
-        table = self._hosting()
-        if table.status != "playing":
-            raise IllegalAction("no game is running")
-        self._move(rules.EndGame)
-
-    # -- helpers ---------------------------------------------------------------------------
-
-    def _enter(self, table: Table) -> None:
-        self.table = table
-        table.sessions.add(self)
-
-    def _seated(self) -> tuple[Table, int]:
-        if self.table is None:
-            raise IllegalAction("join a table first")
-        seat = self.seat
-        if seat is None:
-            raise IllegalAction("spectators watch: take a seat to play")
-        return self.table, seat
-
-    def _hosting(self) -> Table:
-        if self.table is None:
-            raise IllegalAction("join a table first")
-        if self.table.host_id != self.player.id:
-            raise IllegalAction("only the table's host can do that")
-        return self.table
-
-    def _move(self, make: Callable[[int], Action], at_ms: float | None = None) -> None:
-        table, seat = self._seated()
-        if table.status != "playing" or table.state is None:
-            raise IllegalAction("no game is running at this table")
-        self.hub.submit(table, make(seat), self, at_ms)
 
 
 class Hub:
@@ -630,7 +252,7 @@ class Hub:
     def _cmd_join(self, table: Table, player: str, name: str, seat_code: str) -> None:
         if len(table.seats) >= table.options.max_seats:
             raise IllegalAction("the table is full")
-        table.seats.append(Seat(player, _unique_name(table, name), seat_code))
+        table.seats.append(Seat(player, unique_name(table, name), seat_code))
         if table.host_id is None:
             table.host_id = player
         self._log(table, f"{table.seats[-1].name} sits down")
@@ -649,7 +271,7 @@ class Hub:
         if seat is None:
             return
         old = table.seats[seat].name
-        table.seats[seat].name = _unique_name(table, name, skip=seat)
+        table.seats[seat].name = unique_name(table, name, skip=seat)
         self._log(table, f"{old} is now called {table.seats[seat].name}")
         if table.state is not None:
             table.state = replace(table.state, players=tuple(s.name for s in table.seats))
@@ -779,7 +401,7 @@ class Hub:
             return
         self._schedule(table)
         for session in list(table.sessions):
-            _call(session.on_change)
+            call_safely(session.on_change)
 
     def _lobby_changed(self) -> None:
         self._lobby_version += 1
@@ -787,7 +409,7 @@ class Hub:
             return
         for session in list(self.sessions):
             if session.table is None:
-                _call(session.on_change)
+                call_safely(session.on_change)
 
     # -- bots and timers -------------------------------------------------------------------
 
@@ -795,8 +417,8 @@ class Hub:
         loop = self._loop_or_none()
         if (loop is None or table.status != "playing" or table.state is None
                 or not table.sessions):  # nobody is watching: the table waits for them
-            _cancel(table, "timer")
-            _cancel(table, "bot_tick")
+            cancel_timer(table, "timer")
+            cancel_timer(table, "bot_tick")
             table.deadline_ms = None
             return
         if table.bot_tick is None and any(s.bot_plays for s in table.seats):
@@ -806,7 +428,7 @@ class Hub:
         state = table.state
         key = (state.round, state.phase, state.waiting_for(), len(state.picks))
         if table.timer_key != key:
-            _cancel(table, "timer")
+            cancel_timer(table, "timer")
             table.timer_key = key
             seconds = table.options.turn_seconds
             if state.phase is Phase.ROUND_OVER:
@@ -916,8 +538,8 @@ class Hub:
 
     def close(self) -> None:
         for table in self.tables.values():
-            _cancel(table, "timer")
-            _cancel(table, "bot_tick")
+            cancel_timer(table, "timer")
+            cancel_timer(table, "bot_tick")
         close = getattr(self.journal, "close", None)
         if close is not None:
             close()
@@ -929,27 +551,3 @@ def _bot_names() -> Iterator[str]:
     while True:
         yield str(n)
         n += 1
-
-
-def _unique_name(table: Table, name: str, skip: int | None = None) -> str:
-    taken = {s.name for i, s in enumerate(table.seats) if i != skip}
-    if name not in taken:
-        return name
-    n = 2
-    while f"{name[:13]}-{n}" in taken:
-        n += 1
-    return f"{name[:13]}-{n}"
-
-
-def _cancel(table: Table, attr: str) -> None:
-    handle = getattr(table, attr)
-    if handle is not None:
-        handle.cancel()
-        setattr(table, attr, None)
-
-
-def _call(callback: Callable[[], None]) -> None:
-    try:
-        callback()
-    except Exception:  # one session's broken callback must not harm the table
-        log.exception("session callback failed")

@@ -20,8 +20,10 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from engine.hub import Hub, Session, TableView
+from engine.hub import Hub
 from engine.identity import Player
+from engine.session import Session
+from engine.tables import TableView
 from tui.end_screen import EndScreen
 from tui.help import HelpScreen
 from tui.lobby_screen import LobbyScreen

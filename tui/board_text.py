@@ -17,8 +17,8 @@ from collections.abc import Iterable
 
 from rich.cells import cell_len
 
-from engine.hub import TableView
 from engine.rules import COLUMNS, Phase, View
+from engine.tables import TableView
 
 Span = tuple[str, str]
 Line = tuple[Span, ...]

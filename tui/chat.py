@@ -24,7 +24,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Input
 
-from engine.hub import ChatLine, LogLine
+from engine.tables import ChatLine, LogLine
 from engine.text import CHAT_MAX
 
 T = TypeVar("T")

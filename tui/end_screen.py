@@ -12,8 +12,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from engine.hub import Session, TableView
 from engine.rules import RoundResult, View
+from engine.session import Session
+from engine.tables import TableView
 from tui.messages import ShowSetup, attempt
 
 

@@ -22,8 +22,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label
 
-from engine.hub import Session, TableView, now_ms
 from engine.rules import IllegalAction, Phase, View
+from engine.session import Session
+from engine.tables import TableView, now_ms
 from tui import board_text, turn_text
 from tui.board import Countdown, ItemGrid, Lines
 from tui.chat import ChatLog, ChatPanel, GameLog

@@ -18,8 +18,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from engine.hub import PlayerHistory
 from engine.records import GamePlayer, GameSummary, PlayerRecord
+from engine.tables import PlayerHistory
 from engine.text import NAME_MAX
 
 WINNER_MARK = "★"

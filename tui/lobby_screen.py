@@ -18,7 +18,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
-from engine.hub import Session, TableOptions, TableSummary
+from engine.session import Session
+from engine.tables import TableOptions, TableSummary
 from engine.text import NAME_MAX
 from tui.history_panel import HistoryPanel
 from tui.messages import attempt

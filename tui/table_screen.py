@@ -12,8 +12,9 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Select, Static, Switch
 
-from engine.hub import MAX_SEATS, Session, TableOptions, TableView
 from engine.rules import MIN_PLAYERS, ROUNDS_BY_PLAYERS
+from engine.session import Session
+from engine.tables import MAX_SEATS, TableOptions, TableView
 from tui.lobby_screen import quiet_input
 from tui.messages import ShowSetup, attempt
 

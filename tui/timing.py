@@ -9,7 +9,7 @@ synthesizes) count as arriving now.
 
 from __future__ import annotations
 
-from engine.hub import now_ms
+from engine.tables import now_ms
 
 
 def arrival_ms(event: object) -> float:

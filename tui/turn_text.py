@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len
 
-from engine.hub import TableView
 from engine.rules import Phase, View
+from engine.tables import TableView
 from tui.board_text import (
     AFTER_LEAD_REVEAL,
     REVEAL_PHASES,

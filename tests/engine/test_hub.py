@@ -8,9 +8,11 @@ from types import SimpleNamespace
 import pytest
 
 from engine import rules
-from engine.hub import Hub, Session, TableOptions, now_ms
+from engine.hub import Hub
 from engine.identity import Player
 from engine.rules import IllegalAction, Phase
+from engine.session import Session
+from engine.tables import TableOptions, now_ms
 
 NO_TIMER = TableOptions(turn_seconds=0)
 

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from engine import journal as journal_mod
 from engine import rules
-from engine.hub import Hub, Session, Table, TableOptions
+from engine.hub import Hub
 from engine.identity import Player
 from engine.journal import (
     APPLICATION_ID,
@@ -33,6 +33,8 @@ from engine.journal import (
     open_journal,
 )
 from engine.rules import IllegalAction, Phase
+from engine.session import Session
+from engine.tables import Table, TableOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 

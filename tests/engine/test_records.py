@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from engine.hub import Hub, TableOptions
+from engine.hub import Hub
 from engine.journal import DB_NAME, JournalError, SqliteJournal, open_journal
 from engine.records import Records, open_records
+from engine.tables import TableOptions
 from tests.engine.test_journal import seated_three, sensible_move
 
 T0 = 1_780_000_000.0  # a fixed Unix time

@@ -27,8 +27,9 @@ import pytest
 
 from engine import rules
 from engine.cards import load_deck
-from engine.hub import Hub, Table
+from engine.hub import Hub
 from engine.rules import Phase, State
+from engine.tables import Table
 from server.terminal import LEAVE_SEQUENCE
 from tests.ssh.client import TermClient
 

@@ -9,8 +9,9 @@ import asyncssh
 import pytest
 
 from engine.cards import load_deck
-from engine.hub import Hub, Table
+from engine.hub import Hub
 from engine.rules import Phase, State
+from engine.tables import Table
 from server.cli import mission_app_factory
 from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer

@@ -18,9 +18,11 @@ from textual.message import Message
 from textual.pilot import Pilot
 
 from engine.cards import load_deck
-from engine.hub import Hub, Session, TableOptions
+from engine.hub import Hub
 from engine.identity import Player
 from engine.rules import Action
+from engine.session import Session
+from engine.tables import TableOptions
 from tui.game_screen import GameScreen
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")

@@ -11,8 +11,10 @@ from textual.widgets import Input, Select, Static, Switch
 
 from engine import rules
 from engine.cards import load_deck
-from engine.hub import Hub, Session, TableOptions
+from engine.hub import Hub
 from engine.identity import Player
+from engine.session import Session
+from engine.tables import TableOptions
 from tui.app import MissionApp
 from tui.end_screen import EndScreen
 from tui.game_screen import GameScreen

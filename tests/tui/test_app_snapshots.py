@@ -11,8 +11,9 @@ import pytest
 from textual.pilot import Pilot
 
 from engine.cards import load_deck
-from engine.hub import Hub, TableOptions
+from engine.hub import Hub
 from engine.identity import Player
+from engine.tables import TableOptions
 from tests.tui.test_app import play_game
 from tui.app import MissionApp
 

@@ -8,8 +8,8 @@ from dataclasses import replace
 from textual import events
 from textual.widgets import Input
 
-from engine.hub import ChatLine, LogLine, TableOptions
 from engine.rules import Phase
+from engine.tables import ChatLine, LogLine, TableOptions
 from tests.tui.game_host import (
     GameHost,
     make_table,

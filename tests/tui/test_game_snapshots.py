@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.hub import TableOptions
+from engine.tables import TableOptions
 from tests.tui.game_host import GameHost, Table, make_table
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]

@@ -17,9 +17,10 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from engine.cards import load_deck
-from engine.hub import Hub, PlayerHistory, TableOptions
+from engine.hub import Hub
 from engine.identity import Player
 from engine.records import GamePlayer, GameSummary, PlayerRecord
+from engine.tables import PlayerHistory, TableOptions
 from tests.tui.test_app import play_game
 from tui import history_panel
 from tui.app import MissionApp

@@ -8,8 +8,9 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
 from engine.cards import load_deck
-from engine.hub import Hub, TableOptions
+from engine.hub import Hub
 from engine.identity import Player
+from engine.tables import TableOptions
 from tui.app import MissionApp
 from tui.game_screen import GameScreen
 from tui.lobby_screen import LobbyScreen, TableList

@@ -1,0 +1,267 @@
+"""One connected person's handle on the hub."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import asdict, replace
+from typing import TYPE_CHECKING
+
+from engine import rules
+from engine.identity import Player
+from engine.rules import Action, IllegalAction, Phase
+from engine.tables import PlayerHistory, Table, TableOptions, TableSummary, TableView, now_ms
+from engine.text import CHAT_MAX, clean_name, clean_text
+
+if TYPE_CHECKING:
+    from engine.hub import Hub
+
+log = logging.getLogger(__name__)
+
+
+class Session:
+    """One connected person's handle on the hub. All methods run on the hub's loop."""
+
+    def __init__(self, hub: Hub, player: Player, on_change: Callable[[], None],
+                 on_notice: Callable[[str], None]) -> None:
+        self.hub = hub
+        self.player = replace(player, name=clean_name(player.name) or "agent")
+        self.on_change = on_change
+        self.on_notice = on_notice
+        self.table: Table | None = None
+
+    # -- what the session sees ------------------------------------------------------------
+
+    def lobby(self) -> tuple[TableSummary, ...]:
+        return tuple(t.summary() for t in self.hub.tables.values() if t.status != "closed")
+
+    def history(self, limit: int = 8) -> PlayerHistory:
+        """The hall of fame, this player's own record and the last games at this server
+        (empty without a journal). A few small queries: ask when the lobby opens."""
+        records = self.hub.records
+        if records is None:
+            return PlayerHistory((), None, ())
+        return PlayerHistory(tuple(records.hall_of_fame(limit)),
+                             records.player_record(self.player.id),
+                             tuple(records.recent_games(limit)))
+
+    def view(self) -> TableView | None:
+        return None if self.table is None else self.hub.table_view(self.table, self)
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.table is None else self.table.seat_of(self.player.id)
+
+    # -- lobby and table commands ----------------------------------------------------------
+
+    def rename(self, name: str) -> str:
+        cleaned = clean_name(name)
+        if not cleaned:
+            raise IllegalAction("a name needs at least one visible character")
+        self.player = replace(self.player, name=cleaned)
+        if self.table is not None and self.seat is not None:
+            self.hub.command(self.table, "rename", {"player": self.player.id, "name": cleaned})
+        return cleaned
+
+    def create_table(self, options: TableOptions | None = None) -> str:
+        self.leave()
+        table = self.hub.create_table((options or TableOptions()).checked(), self.player)
+        self._enter(table)
+        self.hub.command(table, "join", {"player": self.player.id, "name": self.player.name,
+                                          "seat_code": self.hub.new_seat_code()})
+        return table.code
+
+    def join(self, code: str, *, spectate: bool = False) -> None:
+        table = self.hub.find(code)
+        if self.table is table and self.seat is not None:
+            return
+        if self.table is not table:
+            self.leave()
+            self._enter(table)
+        seat = table.seat_of(self.player.id)
+        if seat is not None:
+            self.hub.reconnect(table, seat)
+            return
+        if spectate or table.status == "playing" or len(table.seats) >= table.options.max_seats:
+            self.hub.changed(table)
+            if not spectate:
+                self.on_notice("the game has started or the table is full: you are watching")
+            return
+        self.hub.command(table, "join", {"player": self.player.id, "name": self.player.name,
+                                          "seat_code": self.hub.new_seat_code()})
+
+    def resume(self) -> str | None:
+        """Back to the game this player has a seat in, if one is running; its code."""
+        if self.player.is_guest:
+            return None  # a guest's id is new every time: they reclaim with a seat code
+        for table in self.hub.tables.values():
+            if table.status == "playing" and table.seat_of(self.player.id) is not None:
+                self.join(table.code)
+                return table.code
+        return None
+
+    def reclaim(self, code: str, seat_code: str) -> None:
+        """A keyless guest comes back to their seat with the code they were shown."""
+        table = self.hub.find(code)
+        wanted = seat_code.strip().upper()
+
+        def seat_index() -> int | None:
+            return next((i for i, seat in enumerate(table.seats)
+                         if not seat.is_bot and wanted and seat.seat_code == wanted), None)
+
+        if seat_index() is None:
+            raise IllegalAction("no seat at that table has this seat code")
+        if self.table is not table:
+            self.leave()
+            self._enter(table)
+        i = seat_index()  # leaving may have moved the seats along
+        if i is None:
+            raise IllegalAction("no seat at that table has this seat code")
+        self.hub.command(table, "reclaim", {"seat": i, "player": self.player.id})
+        self.hub.reconnect(table, i)
+
+    def leave(self) -> None:
+        """Back to the lobby: a seat before or after a game is given up; in a game it is
+        kept for this player's return."""
+        if self.table is not None:
+            self._vacate(keep_if_other_terminal=False)
+            call_safely(self.on_change)  # this session is back in the lobby
+
+    def detach(self) -> None:
+        """The terminal went away: keep the seat (a game in progress waits for them)."""
+        self.hub.sessions.discard(self)
+        if self.table is not None:
+            self._vacate(keep_if_other_terminal=True)
+
+    def _vacate(self, *, keep_if_other_terminal: bool) -> None:
+        table, seat = self.table, self.seat
+        assert table is not None
+        table.sessions.discard(self)
+        self.table = None
+        still_here = keep_if_other_terminal and any(s.seat == seat for s in table.sessions)
+        if seat is not None and not still_here:
+            if table.status != "playing":
+                self.hub.command(table, "leave", {"seat": seat})
+            else:
+                self.hub.away(table, seat)
+        self.hub.changed(table)
+        self.hub.forget_if_empty(table)
+
+    def set_options(self, options: TableOptions) -> None:
+        table = self._hosting()
+        if table.status == "playing":
+            raise IllegalAction("options can be changed between games")
+        self.hub.command(table, "options", asdict(options.checked()))
+
+    def add_bot(self) -> None:
+        table = self._hosting()
+        if table.status == "playing":
+            raise IllegalAction("bots join between games")
+        if len(table.seats) >= table.options.max_seats:
+            raise IllegalAction("the table is full")
+        self.hub.command(table, "add_bot", {})
+
+    def remove_seat(self, seat: int) -> None:
+        table = self._hosting()
+        if table.status == "playing":
+            raise IllegalAction("seats can be removed between games")
+        if not 0 <= seat < len(table.seats):
+            raise IllegalAction("there is no such seat")
+        removed = table.seats[seat].player_id
+        if removed == self.player.id:
+            raise IllegalAction("leave the table instead of removing yourself")
+        self.hub.command(table, "leave", {"seat": seat})
+        for other in list(table.sessions):
+            if other.player.id == removed:
+                other.on_notice("the host gave your seat away: you are watching this table")
+
+    def start(self) -> None:
+        table = self._hosting()
+        if table.status == "playing":
+            raise IllegalAction("the game is already running")
+        self.hub.start(table)
+
+    def chat(self, text: str) -> None:
+        table, seat = self._seated()
+        cleaned = clean_text(text, CHAT_MAX)
+        if not cleaned:
+            return
+        state = table.state
+        if (table.status == "playing" and state is not None and seat == state.lead
+                and state.phase is Phase.PICKING):
+            raise IllegalAction("the lead agent stays silent while picking items")
+        self.hub.command(table, "chat", {"seat": seat, "text": cleaned})
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def pick(self, column: int, row: int, at_ms: float | None = None) -> None:
+        self._move(lambda s: rules.Pick(s, column, row), at_ms)
+
+    def shout(self, at_ms: float | None = None) -> None:
+        self._move(lambda s: rules.Shout(s, int(at_ms if at_ms is not None else now_ms())),
+                   at_ms)
+
+    def guess(self, card: int) -> None:
+        self._move(lambda s: rules.Guess(s, card))
+
+    def reveal(self, plan: str = "") -> None:
+        self._move(lambda s: rules.Reveal(s, plan))
+
+    def lead_reveal(self, plan: str = "") -> None:
+        self._move(lambda s: rules.LeadReveal(s, plan))
+
+    def best_plan(self, choice: int) -> None:
+        self._move(lambda s: rules.BestPlan(s, choice))
+
+    def next_round(self) -> None:
+        self._move(rules.NextRound)
+
+    def play(self, action: Action) -> None:
+        """Any engine move for this player's own seat (bots and tests speak in actions)."""
+        if action.seat != self.seat:
+            raise IllegalAction("that move is for another seat")
+        at_ms = action.at_ms if isinstance(action, rules.Shout) else None
+        if isinstance(action, rules.EndGame):
+            self.end_game()
+        else:
+            self._move(lambda _seat: action, at_ms)
+
+    def end_game(self) -> None:
+        table = self._hosting()
+        if table.status != "playing":
+            raise IllegalAction("no game is running")
+        self._move(rules.EndGame)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _enter(self, table: Table) -> None:
+        self.table = table
+        table.sessions.add(self)
+
+    def _seated(self) -> tuple[Table, int]:
+        if self.table is None:
+            raise IllegalAction("join a table first")
+        seat = self.seat
+        if seat is None:
+            raise IllegalAction("spectators watch: take a seat to play")
+        return self.table, seat
+
+    def _hosting(self) -> Table:
+        if self.table is None:
+            raise IllegalAction("join a table first")
+        if self.table.host_id != self.player.id:
+            raise IllegalAction("only the table's host can do that")
+        return self.table
+
+    def _move(self, make: Callable[[int], Action], at_ms: float | None = None) -> None:
+        table, seat = self._seated()
+        if table.status != "playing" or table.state is None:
+            raise IllegalAction("no game is running at this table")
+        self.hub.submit(table, make(seat), self, at_ms)
+
+
+def call_safely(callback: Callable[[], None]) -> None:
+    try:
+        callback()
+    except Exception:  # one session's broken callback must not harm the table
+        log.exception("session callback failed")

@@ -1,0 +1,189 @@
+"""Tables as the hub keeps them, and what a session may see of them.
+
+A :class:`Table` is the hub's own record of one table: seats, options, the game state and
+the timers. Sessions never hold one: they get a :class:`TableView` (their seat's view of the
+game, secrets removed) or, in the lobby, a :class:`TableSummary`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine import rules
+from engine.rules import Action, IllegalAction, State, View
+
+if TYPE_CHECKING:
+    from engine.session import Session
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud
+MAX_SEATS = 8
+LOG_LINES = 200
+CHAT_LINES = 100
+
+
+def now_ms() -> float:
+    """The hub's clock, shared with the SSH driver's arrival stamps."""
+    return time.monotonic() * 1000
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """What the host may set. ``rounds``: None = by player count, 0 = endless."""
+
+    rounds: int | None = None
+    best_plan: bool = False
+    stop_tie_window_ms: int = 0
+    turn_seconds: int = 90  # 0: no turn timer
+    bots_fill: bool = False  # fill empty seats with bots up to three players at start
+    max_seats: int = 5
+
+    def rules_options(self) -> rules.Options:
+        return rules.Options(rounds=self.rounds, best_plan=self.best_plan,
+                             stop_tie_window_ms=self.stop_tie_window_ms)
+
+    def checked(self) -> TableOptions:
+        if self.rounds is not None and not 0 <= self.rounds <= 99:
+            raise IllegalAction("rounds must be between 1 and 99, or endless")
+        if not 0 <= self.stop_tie_window_ms <= 2000:
+            raise IllegalAction("the stop tie window is 0 to 2000 ms")
+        if not (self.turn_seconds == 0 or 15 <= self.turn_seconds <= 600):
+            raise IllegalAction("turn timers are off, or 15 to 600 seconds")
+        if not rules.MIN_PLAYERS <= self.max_seats <= MAX_SEATS:
+            raise IllegalAction(f"a table seats {rules.MIN_PLAYERS} to {MAX_SEATS}")
+        return self
+
+
+@dataclass
+class Seat:
+    player_id: str  # "bot:<n>" for a bot
+    name: str
+    seat_code: str  # lets a keyless guest reclaim the seat
+    connected: bool = True
+    away_since: float | None = None
+    botted: bool = False  # a bot plays for an absent human
+
+    @property
+    def is_bot(self) -> bool:
+        return self.player_id.startswith("bot:")
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.is_bot or self.botted
+
+
+@dataclass(frozen=True)
+class LogLine:
+    text: str
+    kind: str = "info"
+    by_bot: bool = False
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str
+    is_bot: bool
+    connected: bool
+    botted: bool
+    is_host: bool
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything one session may see of its table."""
+
+    code: str
+    status: str  # "lobby" | "playing" | "finished"
+    options: TableOptions
+    seats: tuple[SeatInfo, ...]
+    my_seat: int | None  # None: spectator
+    is_host: bool
+    spectators: int
+    game: View | None
+    log: tuple[LogLine, ...]
+    chat: tuple[ChatLine, ...]
+    deadline_ms: float | None  # when the current turn timer runs out (hub clock)
+    seat_code: str | None  # shown to a keyless guest so they can come back
+    version: int
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    code: str
+    host: str
+    status: str
+    seated: int
+    max_seats: int
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    """What the lobby shows of past games (types from :mod:`engine.records`)."""
+
+    hall_of_fame: tuple[Any, ...]  # PlayerRecord, best first
+    mine: Any | None  # PlayerRecord of this player, None before their first game
+    recent: tuple[Any, ...]  # GameSummary, newest first
+
+
+@dataclass
+class Table:
+    code: str
+    seed: str
+    options: TableOptions
+    host_id: str | None = None
+    seats: list[Seat] = field(default_factory=list)
+    state: State | None = None
+    status: str = "lobby"
+    games: int = 0
+    seq: int = 0
+    version: int = 0
+    log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
+    sessions: set[Session] = field(default_factory=set)
+    deadline_ms: float | None = None
+    timer: asyncio.TimerHandle | None = None
+    bot_tick: asyncio.TimerHandle | None = None
+    settle: list[tuple[float, int, Session | None, Action]] | None = None
+    bots: dict[int, Any] = field(default_factory=dict)
+    timer_key: tuple[Any, ...] | None = None
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def seat_of(self, player_id: str) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.player_id == player_id:
+                return i
+        return None
+
+    def summary(self) -> TableSummary:
+        host = next((s.name for s in self.seats if s.player_id == self.host_id), "-")
+        return TableSummary(self.code, host, self.status, len(self.seats),
+                            self.options.max_seats, tuple(s.name for s in self.seats))
+
+
+def unique_name(table: Table, name: str, skip: int | None = None) -> str:
+    taken = {s.name for i, s in enumerate(table.seats) if i != skip}
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name[:13]}-{n}" in taken:
+        n += 1
+    return f"{name[:13]}-{n}"
+
+
+def cancel_timer(table: Table, attr: str) -> None:
+    handle = getattr(table, attr)
+    if handle is not None:
+        handle.cancel()
+        setattr(table, attr, None)
