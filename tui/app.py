@@ -12,7 +12,7 @@ everything while the terminal is under 80x24; routing waits until it is gone.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
@@ -23,21 +23,15 @@ from textual.screen import Screen
 from engine.hub import Hub
 from engine.identity import Player
 from engine.session import Session
-from engine.tables import TableView
 from tui.end_screen import EndScreen
 from tui.help import HelpScreen
 from tui.lobby_screen import LobbyScreen
 from tui.messages import HubChanged, HubNotice, ShowSetup, attempt
+from tui.stage import TableStage
 from tui.table_screen import TableScreen
 from tui.too_small import TooSmallScreen, too_small
 
 STAGE_OF_STATUS = {"lobby": "table", "playing": "game", "finished": "end"}
-
-
-class Stage(Protocol):
-    """A screen that shows one table: it is handed every new view of it."""
-
-    def show(self, view: TableView) -> None: ...
 
 
 class MissionApp(App[str | None]):
@@ -62,7 +56,7 @@ class MissionApp(App[str | None]):
         self.invite = invite  # how friends reach this server, shown beside a table's code
         self.session: Session | None = None
         self.lobby_screen: LobbyScreen | None = None
-        self.stage: Screen[Any] | None = None
+        self.stage: TableStage | None = None
         self.stage_kind: str | None = None
         self._want_setup = False  # between games: the table setup instead of the results
         self._too_small: TooSmallScreen | None = None
@@ -154,10 +148,9 @@ class MissionApp(App[str | None]):
             await self._clear_stage()
             self.stage, self.stage_kind = self._new_stage(kind), kind
             await self.push_screen(self.stage)
-        stage: Any = self.stage
-        stage.show(view)
+        self.stage.show(view)
 
-    def _new_stage(self, kind: str) -> Screen[Any]:
+    def _new_stage(self, kind: str) -> TableStage:
         if kind == "game":
             from tui.game_screen import GameScreen  # written beside this app
 

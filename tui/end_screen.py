@@ -9,13 +9,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engine.rules import RoundResult, View
-from engine.session import Session
 from engine.tables import TableView
 from tui.messages import ShowSetup, attempt
+from tui.stage import TableStage
 
 
 def names_together(names: Sequence[str]) -> str:
@@ -94,7 +93,7 @@ def round_story(result: RoundResult, players: Sequence[str]) -> Text:
     return text
 
 
-class EndScreen(Screen[None]):
+class EndScreen(TableStage):
     """The final ranking and a round-by-round breakdown; rematch or back to the lobby."""
 
     TITLE = "Game over"
@@ -105,10 +104,6 @@ class EndScreen(Screen[None]):
         Binding("escape", "leave", "Back to lobby", show=False),
     ]
 
-    def __init__(self, session: Session) -> None:
-        super().__init__()
-        self.session = session
-        self.view: TableView | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title-bar", markup=False)
@@ -125,15 +120,10 @@ class EndScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#rounds").focus()
-        if self.view is not None:
-            view, self.view = self.view, None
-            self.show(view)
+        self.ready()
 
-    def show(self, view: TableView) -> None:
+    def update_view(self, old: TableView | None, view: TableView) -> None:
         """Bring the screen up to date with ``view``."""
-        old, self.view = self.view, view
-        if not self.is_mounted:
-            return
         game = view.game
         if game is not None and (old is None or old.game != game):
             self.query_one("#title-bar", Static).update(

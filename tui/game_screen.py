@@ -19,7 +19,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label
 
 from engine.rules import IllegalAction, Phase, View
@@ -28,6 +28,7 @@ from engine.tables import TableView, now_ms
 from tui import board_text, turn_text
 from tui.board import Countdown, ItemGrid, Lines
 from tui.chat import ChatLog, ChatPanel, GameLog
+from tui.stage import TableStage
 from tui.timing import arrival_ms
 
 SHOUT_KEYS = ("s", "S", "exclamation_mark")
@@ -73,7 +74,7 @@ class ConfirmEndGame(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class GameScreen(Screen[None]):
+class GameScreen(TableStage):
     """A round in progress, for the seat of ``session`` (or a spectator)."""
 
     CSS_PATH = "game.tcss"
@@ -93,11 +94,7 @@ class GameScreen(Screen[None]):
 
     def __init__(self, session: Session, *, name: str | None = None,
                  id: str | None = None) -> None:
-        super().__init__(name=name, id=id)
-        self.session = session
-        self.table_view: TableView | None = None
-        self._pending: TableView | None = None
-        self._ready = False
+        super().__init__(session, name=name, id=id)
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -135,26 +132,19 @@ class GameScreen(Screen[None]):
         self._chat_input = self.query_one("#chat-input", Input)
         self._log = self.query_one(GameLog)
         self._chat_log = self.query_one(ChatLog)
-        view = self._pending or self.session.view()
-        self._pending = None
-        self._ready = True
-        if view is not None:
-            self.show(view)
+        self.ready(fallback=self.session.view())
 
     # -- the contract: one view in, changed widgets out -------------------------------------
 
-    def show(self, view: TableView | None) -> None:
+    def accepts(self, view: TableView) -> bool:
+        return view.game is not None
+
+    def update_view(self, old: TableView | None, view: TableView) -> None:
         """Show ``view`` (this session's TableView). Each widget gets its own slice and
         repaints only if that slice changed; the countdown alone ticks, once a second, and
         only while a deadline exists."""
-        if view is None or view.game is None:
-            return
-        if not self._ready:
-            self._pending = view
-            return
-        old = self.table_view
-        self.table_view = view
         game = view.game
+        assert game is not None
         self._status.lines = (board_text.status_line(view),)
         self._countdown.deadline = view.deadline_ms
         self._tasks.lines = board_text.task_lines(view)
@@ -204,7 +194,7 @@ class GameScreen(Screen[None]):
     @property
     def game(self) -> View | None:
         """This seat's game view, as last shown."""
-        return None if self.table_view is None else self.table_view.game
+        return None if self.view is None else self.view.game
 
     def _do(self, command: Callable[..., object], *args: object) -> bool:
         """Run a session command; a refusal becomes a notification. True if accepted."""
@@ -216,7 +206,7 @@ class GameScreen(Screen[None]):
         return True
 
     def _seated(self) -> bool:
-        return self.table_view is not None and self.table_view.my_seat is not None
+        return self.view is not None and self.view.my_seat is not None
 
     def _lead_picking(self) -> bool:
         game = self.game
@@ -272,7 +262,7 @@ class GameScreen(Screen[None]):
         if action == "next_round":
             return seated and game.phase is Phase.ROUND_OVER
         if action == "end_game":
-            return self.table_view is not None and self.table_view.is_host
+            return self.view is not None and self.view.is_host
         return True
 
     def action_shout(self) -> None:

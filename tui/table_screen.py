@@ -9,7 +9,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Select, Static, Switch
 
 from engine.rules import MIN_PLAYERS, ROUNDS_BY_PLAYERS
@@ -17,6 +16,7 @@ from engine.session import Session
 from engine.tables import MAX_SEATS, TableOptions, TableView
 from tui.lobby_screen import quiet_input
 from tui.messages import ShowSetup, attempt
+from tui.stage import TableStage
 
 # A 3x5 pixel font drawn with half blocks, two columns per pixel: codes read from afar.
 _GLYPHS = {
@@ -93,7 +93,7 @@ class SeatList(DataTable[Text | str]):
     ]
 
 
-class TableScreen(Screen[None]):
+class TableScreen(TableStage):
     """Seats and options of the player's table while no game runs. The host runs it."""
 
     TITLE = "Table"
@@ -108,10 +108,8 @@ class TableScreen(Screen[None]):
     ]
 
     def __init__(self, session: Session, *, invite: str = "ssh -t host") -> None:
-        super().__init__()
-        self.session = session
+        super().__init__(session)
         self.invite = invite
-        self.view: TableView | None = None
         self._hints: dict[str, bool] = {}  # what each switch's hint says now
 
     # -- layout ----------------------------------------------------------------------------
@@ -161,17 +159,12 @@ class TableScreen(Screen[None]):
         seats.add_column("Agent", key="name", width=16)
         seats.add_column("", key="marks")
         seats.focus()
-        if self.view is not None:
-            view, self.view = self.view, None
-            self.show(view)
+        self.ready()
 
     # -- attributes down ------------------------------------------------------------------
 
-    def show(self, view: TableView) -> None:
+    def update_view(self, old: TableView | None, view: TableView) -> None:
         """Bring the screen up to date with ``view`` (only what changed is touched)."""
-        old, self.view = self.view, view
-        if not self.is_mounted:
-            return
         if old is None or (old.code, old.status) != (view.code, view.status):
             self.query_one("#big-code", Static).update(big_code(view.code))
             self.query_one("#invite", Static).update(

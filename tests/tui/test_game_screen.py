@@ -543,7 +543,7 @@ async def test_show_timing_for_a_full_first_render_and_a_one_pick_change() -> No
         await pilot.pause()
         first_paint = time.process_time() - start - idle
         fresh = app.game_screen
-        fresh.table_view = None  # as if never shown: every widget gets its data anew
+        fresh.view = None  # as if never shown: every widget gets its data anew
         for widget in fresh.query(Lines):
             widget.lines = ()
         fresh.query_one(ItemGrid).view = None
