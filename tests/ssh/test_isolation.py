@@ -11,15 +11,8 @@ from typing import Any
 import pytest
 
 from tests.ssh.apps import BOARD
-from tests.ssh.client import TermClient
+from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
-
-
-async def _until(condition: object, timeout: float = 5.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():  # type: ignore[operator]
-        assert asyncio.get_running_loop().time() < deadline, "condition never became true"
-        await asyncio.sleep(0.02)
 
 
 def _session_tasks() -> list[asyncio.Task[object]]:
@@ -36,11 +29,11 @@ async def test_a_dropped_connection_leaves_no_app_or_task_behind(
     await bob.wait_for("len: 0")
     assert server.live_apps == 2
     alice.abort()
-    await _until(lambda: len(server.sessions) == 1)
+    await until(lambda: len(server.sessions) == 1, timeout=5.0)
     bob.abort()
-    await _until(lambda: not server.sessions and not server.connections)
+    await until(lambda: not server.sessions and not server.connections, timeout=5.0)
     assert server.live_apps == 0
-    await _until(lambda: not _session_tasks())
+    await until(lambda: not _session_tasks(), timeout=5.0)
     gc.collect()
     assert [ref() for ref in BOARD.started] == [None, None]  # both apps are gone
 
@@ -78,10 +71,10 @@ async def test_apps_coming_and_going_leave_the_servers_stdout_alone(
     bob = await TermClient.connect(server.port)
     await bob.wait_for("len: 0")
     alice.abort()  # the first to start is the first to stop
-    await _until(lambda: len(server.sessions) == 1)
+    await until(lambda: len(server.sessions) == 1, timeout=5.0)
     assert (sys.stdout, sys.stderr) == (stdout, stderr)
     bob.abort()
-    await _until(lambda: not server.sessions)
+    await until(lambda: not server.sessions, timeout=5.0)
     assert (sys.stdout, sys.stderr) == (stdout, stderr)
 
 

@@ -18,7 +18,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,7 @@ from engine.hub import Hub
 from engine.rules import Phase, State
 from engine.tables import Table
 from server.terminal import LEAVE_SEQUENCE
-from tests.ssh.client import TermClient
+from tests.ssh.client import TermClient, until
 
 pytestmark = pytest.mark.xdist_group("restart")
 
@@ -94,14 +93,6 @@ def replayed(rows: list[Row]) -> Table:
 def oracle(data_dir: Path) -> Table | None:
     rows = journal_rows(data_dir)
     return replayed(rows) if rows else None
-
-
-async def until(check: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
-    for _ in range(int(timeout / 0.02)):
-        if check():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def next_move(state: State, shout_round: bool) -> tuple[int, str]:

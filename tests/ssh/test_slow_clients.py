@@ -7,7 +7,7 @@ import asyncio
 from server.session import GameSession
 from server.ssh_server import GameServer
 from tests.ssh.apps import BOARD
-from tests.ssh.client import TermClient
+from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
 
 SMALL_WINDOW = 32 * 1024  # the client's SSH window: how much may be in flight to it
@@ -16,13 +16,6 @@ SLOW = {"output_high_water": 32 * 1024, "output_low_water": 8 * 1024}
 
 def _session_of(server: GameServer, name: str) -> GameSession:
     return next(s for s in server.sessions if s.player.name == name)
-
-
-async def _until(condition: object, timeout: float = 10.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():  # type: ignore[operator]
-        assert asyncio.get_running_loop().time() < deadline, "condition never became true"
-        await asyncio.sleep(0.02)
 
 
 async def test_a_client_that_never_reads_is_bounded_then_disconnected(
@@ -36,9 +29,9 @@ async def test_a_client_that_never_reads_is_bounded_then_disconnected(
     alice.chan.pause_reading()  # from now on the client reads nothing
     alice.send(b"\x02")  # ctrl+b: the app redraws a screenful of noise 50 times a second
 
-    await _until(lambda: gate.frames_dropped > 5)
+    await until(lambda: gate.frames_dropped > 5)
     await alice.wait_closed(timeout=10)
-    await _until(lambda: not server.sessions)
+    await until(lambda: not server.sessions)
     biggest_frame = 4 * 1024 * 8  # a full screen of noise, generously
     assert gate.max_backlog <= SLOW["output_high_water"] + biggest_frame
     assert gate.frames_sent < 200
@@ -53,7 +46,7 @@ async def test_a_client_that_catches_up_gets_a_full_repaint(game_server: StartSe
     assert alice.chan is not None
     alice.chan.pause_reading()
     alice.send(b"\x02")  # noise on
-    await _until(lambda: gate.frames_dropped > 5)
+    await until(lambda: gate.frames_dropped > 5)
     alice.send(b"\x02")  # noise off
     bob.send("!\r")  # alice's counter changes while her frames are being dropped
     await bob.wait_for("count: 1")

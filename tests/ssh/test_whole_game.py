@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-
 import asyncssh
 import pytest
 
@@ -13,18 +10,10 @@ from engine.hub import Hub
 from engine.rules import Phase, State
 from engine.tables import Table
 from server.cli import mission_app_factory
-from tests.ssh.client import TermClient
+from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
 
 pytestmark = pytest.mark.xdist_group("e2e")
-
-
-async def until(condition: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
-    for _ in range(int(timeout / 0.02)):
-        if condition():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 async def test_three_friends_play_a_whole_game_over_ssh(game_server: StartServer) -> None:

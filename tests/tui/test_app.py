@@ -6,7 +6,6 @@ Several apps run at once here, as they do on the server: each one is a player.
 from __future__ import annotations
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static, Switch
 
 from engine import rules
@@ -15,6 +14,7 @@ from engine.hub import Hub
 from engine.identity import Player
 from engine.session import Session
 from engine.tables import TableOptions
+from tests.tui.pilots import settle
 from tui.app import MissionApp
 from tui.end_screen import EndScreen
 from tui.game_screen import GameScreen
@@ -33,12 +33,6 @@ def hub() -> Hub:
 
 def player_app(hub: Hub, name: str, join_code: str | None = None) -> MissionApp:
     return MissionApp(hub, Player(f"key:{name.lower()}", name), join_code)
-
-
-async def settle(*pilots: Pilot[object]) -> None:
-    for _ in range(2):
-        for pilot in pilots:
-            await pilot.pause()
 
 
 def text_of(app: MissionApp, selector: str) -> str:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.pilot import Pilot
 from textual.widgets import Static
 
 from engine.cards import load_deck
@@ -21,6 +20,7 @@ from engine.hub import Hub
 from engine.identity import Player
 from engine.records import GamePlayer, GameSummary, PlayerRecord
 from engine.tables import PlayerHistory, TableOptions
+from tests.tui.pilots import settle
 from tests.tui.test_app import play_game
 from tui import history_panel
 from tui.app import MissionApp
@@ -55,11 +55,6 @@ def frozen_clock(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def text(app: MissionApp, selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
-
-
-async def settle(pilot: Pilot[object]) -> None:
-    for _ in range(2):
-        await pilot.pause()
 
 
 async def test_a_player_sees_the_hall_of_fame_their_record_and_the_last_game(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 from rich.text import Text
-from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Static
 
 from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
 from engine.tables import TableOptions
+from tests.tui.pilots import settle
 from tui.app import MissionApp
 from tui.game_screen import GameScreen
 from tui.lobby_screen import LobbyScreen, TableList
@@ -26,13 +26,6 @@ def hub() -> Hub:
 
 def ann(hub: Hub, join_code: str | None = None) -> MissionApp:
     return MissionApp(hub, Player("key:ann", "Ann"), join_code)
-
-
-async def settle(*pilots: Pilot[object]) -> None:
-    """Let every app handle what the hub told it (posted messages, then their effects)."""
-    for _ in range(2):
-        for pilot in pilots:
-            await pilot.pause()
 
 
 def rows(app: MissionApp) -> list[list[str]]:
