@@ -1,0 +1,326 @@
+"""Screens: what the real game's screens cost, in one process, with nothing but the screens.
+
+The real :class:`tui.app.MissionApp`, on a real hub, on this loop, drawn through a driver
+that does everything the SSH driver does with a frame except send it (it counts frames and
+bytes). No SSH, no network: the figures are the screens' own CPU, which is what decides how
+many tables one server holds (``bench.play`` measures the whole server over SSH).
+
+It prints, for a table of four at 100x30:
+
+- a new app: CPU from start to its first full lobby screen, and that screen's bytes;
+- a pick: CPU for the whole table (four apps) and per screen update, layout reflows;
+- a key typed into the plan input and into the chat: CPU and reflows;
+- a chat line seen by the table, a Stop!, a reveal;
+- a seated player who does nothing, with a turn timer running: CPU per second.
+
+    python -m bench.screens [--repeat 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from textual import events
+from textual.app import App
+from textual.driver import Driver
+from textual.screen import Screen
+
+from engine.cards import load_deck
+from engine.hub import Hub
+from engine.identity import Player
+from engine.rules import Phase
+from engine.tables import Table, TableOptions
+
+SIZE = (100, 30)
+TARGETS = {
+    "new app CPU (ms)": 40.0,
+    "first screen (KB)": 10.0,
+    "screen update CPU, median (ms)": 2.0,
+    "pick at a table of four, CPU (ms)": 8.0,
+    "idle seated player (ms CPU/s)": 0.2,
+}
+
+
+class CountingDriver(Driver):
+    """A terminal at the end of a perfect wire: frames are encoded as the SSH driver encodes
+    them, counted, and dropped."""
+
+    def __init__(self, app: App[Any], *, debug: bool = False, mouse: bool = True,
+                 size: tuple[int, int] | None = None) -> None:
+        super().__init__(app, debug=False, mouse=mouse, size=size or SIZE)
+        self._buffer: list[str] = []
+        self.frames = 0
+        self.bytes = 0
+
+    def write(self, data: str) -> None:
+        self._buffer.append(data)
+
+    def flush(self) -> None:
+        if self._buffer:
+            self.bytes += len("".join(self._buffer).encode("utf-8", "replace"))
+            self._buffer.clear()
+            self.frames += 1
+
+    def start_application_mode(self) -> None:
+        size = self._size or SIZE
+        from textual.geometry import Size
+
+        self.send_message(events.Resize(Size(*size), Size(*size)))
+
+    def disable_input(self) -> None:
+        pass
+
+    def stop_application_mode(self) -> None:
+        self.flush()
+
+    def key(self, key: str, character: str | None = None) -> None:
+        """A key as the driver would deliver it from the wire."""
+        self.send_message(events.Key(key, character))
+
+    def send_message(self, message: Any) -> None:
+        message.arrived_at_ms = time.monotonic() * 1000
+        self._app.post_message(message)
+
+
+class Reflows:
+    """Counts full layout passes of every screen in the process."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._original: Callable[..., Any] | None = None
+
+    def __enter__(self) -> Reflows:
+        original = Screen._refresh_layout
+        self._original = original
+
+        def counted(screen: Screen[Any], *args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return original(screen, *args, **kwargs)
+
+        Screen._refresh_layout = counted  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        Screen._refresh_layout = self._original  # type: ignore[method-assign]
+
+
+class Seat:
+    """One player's app, running on this loop."""
+
+    def __init__(self, hub: Hub, name: str, join_code: str | None = None) -> None:
+        from tui.app import MissionApp
+
+        self.app = MissionApp(hub, Player(id=f"key:{name}", name=name), join_code=join_code)
+        self.app.driver_class = CountingDriver  # type: ignore[assignment]
+        self.app._capture_stdout = sys.stdout  # type: ignore[assignment]  (as the server does)
+        self.app._capture_stderr = sys.stderr  # type: ignore[assignment]
+        self.task: asyncio.Task[Any] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(
+            self.app.run_async(size=SIZE, mouse=True))
+
+    @property
+    def driver(self) -> CountingDriver:
+        driver = self.app._driver
+        assert isinstance(driver, CountingDriver)
+        return driver
+
+    async def stop(self) -> None:
+        self.app.exit()
+        if self.task is not None:
+            await self.task
+
+
+async def quiet(seconds: float = 0.25) -> None:
+    """Let every app finish what it was doing (screens refresh on a 60 Hz timer)."""
+    await asyncio.sleep(seconds)
+
+
+@contextmanager
+def cpu_ms(into: list[float]) -> Iterator[None]:
+    start = time.process_time()
+    yield
+    into.append((time.process_time() - start) * 1000)
+
+
+async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the screens never got there")
+        await asyncio.sleep(0.01)
+
+
+async def new_apps(hub: Hub, repeat: int) -> tuple[list[float], list[float]]:
+    """CPU to start an app and show the lobby, and the bytes of that first screen."""
+    cpu: list[float] = []
+    sizes: list[float] = []
+    for k in range(repeat):
+        seat = Seat(hub, f"new{k}")
+        with cpu_ms(cpu):
+            seat.start()
+            await until(lambda s=seat: s.app._driver is not None and s.driver.frames > 0)
+            await quiet(0.3)
+        sizes.append(seat.driver.bytes / 1024)
+        await seat.stop()
+    return cpu, sizes
+
+
+async def table_of_four(hub: Hub, turn_seconds: int = 0) -> tuple[list[Seat], Table]:
+    host = Seat(hub, "ann")
+    host.start()
+    await until(lambda: host.app.session is not None and host.app._driver is not None)
+    await quiet()
+    code = host.app.session.create_table(TableOptions(turn_seconds=turn_seconds))
+    seats = [host] + [Seat(hub, name, code) for name in ("bob", "cy", "dee")]
+    for seat in seats[1:]:
+        seat.start()
+    await until(lambda: len(hub.tables[code].seats) == 4)
+    await quiet()
+    host.app.session.start()
+    await quiet(0.5)
+    return seats, hub.tables[code]
+
+
+async def measure(repeat: int) -> dict[str, float]:
+    hub = Hub(deck=load_deck(), seed="bench", settle_ms=0, bot_delay=0.0)
+    figures: dict[str, float] = {}
+    cpu, sizes = await new_apps(hub, repeat)
+    figures["new app CPU (ms)"] = statistics.median(cpu)
+    figures["first screen (KB)"] = statistics.median(sizes)
+
+    seats, table = await table_of_four(hub)
+    by_seat = {seat.app.session.seat: seat for seat in seats}
+
+    def state() -> Any:
+        assert table.state is not None
+        return table.state
+
+    def frames() -> int:
+        return sum(seat.driver.frames for seat in seats)
+
+    pick_cpu: list[float] = []
+    update_cpu: list[float] = []
+    pick_reflows: list[float] = []
+    key_cpu: list[float] = []
+    key_reflows: list[float] = []
+    chat_cpu: list[float] = []
+    for _round in range(repeat):
+        if state().phase is Phase.GAME_OVER:
+            break
+        lead = by_seat[state().lead]
+        for column in range(4):
+            gc.collect()
+            before = frames()
+            with Reflows() as reflows, cpu_ms(pick_cpu):
+                lead.driver.key(str(1 + column % 4), str(1 + column % 4))
+                await until(lambda c=column: len(state().picks) == c + 1)
+                await quiet()
+            pick_reflows.append(reflows.count)
+            updates = max(1, frames() - before)
+            update_cpu.append(pick_cpu[-1] / updates)
+        for seat in state().guessers:
+            by_seat[seat].driver.key("1", "1")
+        await until(lambda: state().phase is Phase.REVEALING)
+        await quiet()
+        for seat in state().guessers:
+            await until(lambda s=seat: state().next_revealer == s)
+            await quiet()
+            typist = by_seat[seat]
+            for char in "a silly plan":
+                key = "space" if char == " " else char
+                with Reflows() as reflows, cpu_ms(key_cpu):
+                    typist.driver.key(key, char)
+                    await quiet(0.05)
+                key_reflows.append(reflows.count)
+            typist.driver.key("enter", "\r")
+            await quiet()
+        await until(lambda: state().phase is Phase.LEAD_REVEAL)
+        lead.driver.key("enter", "\r")
+        await until(lambda: state().phase in (Phase.BEST_PLAN, Phase.ROUND_OVER,
+                                              Phase.GAME_OVER))
+        if state().phase is Phase.BEST_PLAN:
+            lead.driver.key("1", "1")
+        await until(lambda: state().phase in (Phase.ROUND_OVER, Phase.GAME_OVER))
+        await quiet()
+        talker = by_seat[state().guessers[0]]
+        talker.driver.key("c", "c")  # keys at a typist's pace: one burst is another bench
+        await quiet(0.05)
+        for char in "hi":
+            talker.driver.key(char, char)
+            await quiet(0.05)
+        with cpu_ms(chat_cpu):
+            talker.driver.key("enter", "\r")
+            await quiet()
+        talker.driver.key("escape")
+        await quiet(0.05)
+        round_no = state().round
+        for seat in by_seat.values():  # everyone says they are ready, until the round moves
+            if state().round != round_no or state().phase is Phase.GAME_OVER:
+                break
+            seat.driver.key("enter", "\r")
+            await quiet(0.1)
+        await until(lambda r=round_no: state().round != r or state().phase is Phase.GAME_OVER)
+        await quiet()
+    figures["pick at a table of four, CPU (ms)"] = statistics.median(pick_cpu)
+    figures["screen update CPU, median (ms)"] = statistics.median(update_cpu)
+    figures["layout reflows per pick (4 screens)"] = statistics.mean(pick_reflows)
+    figures["key in the plan input, CPU (ms)"] = statistics.median(key_cpu)
+    figures["layout reflows per key"] = statistics.mean(key_reflows)
+    figures["chat line to the table, CPU (ms)"] = statistics.median(chat_cpu)
+    for seat in seats:
+        await seat.stop()
+
+    seats, table = await table_of_four(hub, turn_seconds=120)
+    await quiet(1.0)
+    start = time.process_time()
+    await asyncio.sleep(5.0)
+    figures["idle seated player (ms CPU/s)"] = (
+        (time.process_time() - start) * 1000 / 5.0 / len(seats))
+    for seat in seats:
+        await seat.stop()
+    return figures
+
+
+def report(figures: dict[str, float]) -> list[str]:
+    lines = []
+    missed = []
+    for name, value in figures.items():
+        target = TARGETS.get(name)
+        verdict = ""
+        if target is not None:
+            verdict = f"target <= {target:g}: " + ("met" if value <= target else "MISSED")
+            if value > target:
+                missed.append(name)
+        lines.append(f"  {name:<40} {value:9.2f}   {verdict}")
+    if missed:
+        lines.append("  missed: " + "; ".join(missed))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.screens", description=__doc__)
+    parser.add_argument("--repeat", type=int, default=12)
+    options = parser.parse_args(argv)
+    from server.app_guard import configure_process
+
+    configure_process()
+    figures = asyncio.run(measure(options.repeat))
+    print(f"the real screens at {SIZE[0]}x{SIZE[1]}, in one process ({options.repeat} rounds):")
+    for line in report(figures):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
