@@ -277,6 +277,8 @@ async def measure(repeat: int) -> dict[str, float]:
     figures["key in the plan input, CPU (ms)"] = statistics.median(key_cpu)
     figures["layout reflows per key"] = statistics.mean(key_reflows)
     figures["chat line to the table, CPU (ms)"] = statistics.median(chat_cpu)
+    if state().phase is not Phase.GAME_OVER:
+        seats[0].app.session.end_game()  # or bots would play on for the seats that leave
     for seat in seats:
         await seat.stop()
 

@@ -28,6 +28,7 @@ from tui.help import HelpScreen
 from tui.lobby_screen import LobbyScreen
 from tui.messages import HubChanged, HubNotice, ShowSetup, attempt
 from tui.stage import TableStage
+from tui.styles import share_parsed_css
 from tui.table_screen import TableScreen
 from tui.too_small import TooSmallScreen, too_small
 
@@ -37,7 +38,7 @@ STAGE_OF_STATUS = {"lobby": "table", "playing": "game", "finished": "end"}
 class MissionApp(App[str | None]):
     """One player's terminal. ``join_code`` lands them straight at that table."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH: ClassVar[list[str]] = ["app.tcss", "game.tcss"]  # read once, at start
     TITLE = "Mission Impractical"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -49,6 +50,7 @@ class MissionApp(App[str | None]):
 
     def __init__(self, hub: Hub, player: Player, join_code: str | None = None, *,
                  invite: str = "ssh -t host") -> None:
+        share_parsed_css()
         super().__init__()
         self.hub = hub
         self.player = player

@@ -17,80 +17,88 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widget import Widget
 from textual.widgets import Static
 
 from engine import hub
 from engine.rules import COLUMNS, ROWS, Phase, View
 from tui.board_text import Line
+from tui.cached_lines import CachedLines
 from tui.timing import arrival_ms
 
 ROLES = ("title", "name", "me", "key", "card", "secret", "stop", "stop-key", "lead", "warn",
          "dim", "good", "bad", "plan")
 
 
-class Lines(Widget):
+class Lines(CachedLines):
     """A few lines of styled plain text. ``lines`` holds ``(text, role)`` spans; roles are
-    component classes (``lines--key``...), so user text is never read as markup."""
+    component classes (``lines--key``...), so user text is never read as markup. Its
+    height is set in CSS: more lines than fit are cut, and nothing else moves."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"lines--{role}" for role in ROLES}
-    DEFAULT_CSS = """
-    Lines { height: auto; }
-    """
 
     lines: reactive[tuple[Line, ...]] = reactive((), repaint=False, layout=False, init=False)
 
     def on_mount(self) -> None:
-        self.display = bool(self.lines)
+        self.watch_lines()
 
-    def watch_lines(self, old: tuple[Line, ...], new: tuple[Line, ...]) -> None:
-        # Only a change in the number of lines can change the widget's height.
-        if bool(old) != bool(new):
-            self.display = bool(new)
-        self.refresh(layout=len(old) != len(new))
+    def watch_lines(self) -> None:
+        self.show_contents([self.content_of(line) for line in self.lines])
 
-    def render(self) -> Content:
+    def content_of(self, line: Line) -> Content:
         parts: list[str | tuple[str, object]] = []
-        for index, line in enumerate(self.lines):
-            if index:
-                parts.append("\n")
-            for text, role in line:
-                if role:
-                    parts.append((text, self.get_visual_style(f"lines--{role}")))
-                else:
-                    parts.append(text)
+        for text, role in line:
+            parts.append((text, self.get_visual_style(f"lines--{role}")) if role else text)
         return Content.assemble(*parts)  # type: ignore[arg-type]
 
 
 class Countdown(Static):
-    """Seconds left on the turn timer. Ticks once a second, only while a deadline exists."""
+    """Time left on the turn timer, drawn only when what it shows changes: whole minutes
+    while more than a minute is left, then steps of ten seconds, then every second for
+    the last ten. (A once-a-second tick on every seat of every table was most of the cost
+    of an idle player.)"""
 
     deadline: reactive[float | None] = reactive(None, init=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
-        self._ticker: Timer | None = None
+        self._timer: Timer | None = None
 
     def watch_deadline(self, deadline: float | None) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
         if deadline is None:
-            if self._ticker is not None:
-                self._ticker.stop()
-                self._ticker = None
             self.update("", layout=False)
             return
-        if self._ticker is None:
-            self._ticker = self.set_interval(1.0, self.tick)
         self.tick()
 
     def tick(self) -> None:
+        self._timer = None
         if self.deadline is None:
             return
-        left = max(0, math.ceil((self.deadline - hub.now_ms()) / 1000))
-        self.update(f"⏱ {left // 60}:{left % 60:02d}", layout=False)
-        self.set_class(left <= 10, "-urgent")
+        left_ms = max(0.0, self.deadline - hub.now_ms())
+        text, step_s = countdown_text(left_ms)
+        self.update(text, layout=False)
+        self.set_class(left_ms <= 10_000, "-urgent")
+        if left_ms > 0:
+            # wake when the shown text next changes
+            wait_ms = left_ms - (math.ceil(left_ms / 1000 / step_s) - 1) * step_s * 1000
+            self._timer = self.set_timer(max(0.05, wait_ms / 1000), self.tick)
 
 
-class ItemGrid(Widget, can_focus=True):
+def countdown_text(left_ms: float) -> tuple[str, int]:
+    """What the countdown shows with ``left_ms`` to go, and how many seconds one step of
+    that display is (it changes at multiples of it)."""
+    left = math.ceil(left_ms / 1000)
+    if left > 60:
+        return f"⏱ {math.ceil(left / 60)} min", 60
+    if left > 10:
+        shown = math.ceil(left / 10) * 10
+        return f"⏱ {shown // 60}:{shown % 60:02d}", 10
+    return f"⏱ 0:{left:02d}", 1
+
+
+class ItemGrid(CachedLines, can_focus=True):
     """The 4x4 grid of items with the lead's tokens. For the lead while picking, a cursor
     lives in the current column only (items are chosen left to right)."""
 
@@ -138,7 +146,7 @@ class ItemGrid(Widget, can_focus=True):
         drawn = self.drawn_fields(view)
         if drawn != self._drawn:
             self._drawn = drawn
-            self.refresh()
+            self._show()
 
     @property
     def can_pick(self) -> bool:
@@ -187,11 +195,12 @@ class ItemGrid(Widget, can_focus=True):
         if view is None or not view.is_lead or event.button != 1 or self._compact:
             return
         offset = event.get_content_offset(self)
-        if offset is None or offset.y < 1:
+        header = 1 if self._has_header else 0
+        if offset is None or offset.y < header:
             return
         cell = self._cell_width()
         column = (offset.x - self.LABEL) // cell if offset.x >= self.LABEL else -1
-        row = offset.y - 1
+        row = offset.y - header
         if 0 <= column < COLUMNS and 0 <= row < ROWS:
             if column == self.column:
                 self.cursor_row = row
@@ -202,23 +211,33 @@ class ItemGrid(Widget, can_focus=True):
 
     @property
     def _compact(self) -> bool:
-        return self.content_size.height < ROWS + 1
+        return self.content_size.height < ROWS
+
+    @property
+    def _has_header(self) -> bool:
+        """Column titles above the rows, when there is room (the border title says it
+        otherwise)."""
+        return self.content_size.height > ROWS
 
     def _cell_width(self) -> int:
         return max(4, (self.content_size.width - self.LABEL) // COLUMNS)
 
-    def render(self) -> Content:
+    def _show(self) -> None:
         view = self.view
-        if view is None:
-            return Content("")
-        if self._compact:
-            return self._render_chosen(view)
-        return self._render_grid(view)
+        if view is None or self.content_size.width <= 0:
+            self.show_contents(())
+        elif self._compact:
+            self.show_contents([self._chosen_line(view)])
+        else:
+            self.show_contents(self._grid_lines(view))
+
+    def on_resize(self) -> None:
+        self._show()
 
     def _style(self, name: str) -> object:
         return self.get_visual_style(f"grid--{name}")
 
-    def _render_chosen(self, view: View) -> Content:
+    def _chosen_line(self, view: View) -> Content:
         parts: list[object] = [("Chosen: ", self._style("header"))]
         for column, item in enumerate(view.picked_items()):
             if column:
@@ -226,20 +245,23 @@ class ItemGrid(Widget, can_focus=True):
             parts.append((item, self._style("picked")))
         return Content.assemble(*parts)  # type: ignore[arg-type]
 
-    def _render_grid(self, view: View) -> Content:
+    def _grid_lines(self, view: View) -> list[Content]:
         cell = self._cell_width()
         current = len(view.picks) if view.phase is Phase.PICKING else -1
         cursor = self.cursor_row if view.can_pick() else -1
-        parts: list[object] = [" " * self.LABEL]
-        for column in range(COLUMNS):
-            here = column == current
-            title = f"{'▼' if here else ' '} Column {column + 1}"
-            if column < len(view.picks):
-                title += " ✓"
-            parts.append((_fit(title, cell), self._style("current" if here else "header")))
+        lines: list[Content] = []
+        if self._has_header:
+            parts: list[object] = [" " * self.LABEL]
+            for column in range(COLUMNS):
+                here = column == current
+                title = f"{'▼' if here else ' '} Column {column + 1}"
+                if column < len(view.picks):
+                    title += " ✓"
+                parts.append((_fit(title, cell),
+                              self._style("current" if here else "header")))
+            lines.append(Content.assemble(*parts))  # type: ignore[arg-type]
         for row in range(ROWS):
-            parts.append("\n")
-            parts.append((f"{row + 1} ", self._style("label")))
+            parts = [(f"{row + 1} ", self._style("label"))]
             for column in range(COLUMNS):
                 item = view.grid[column][row]
                 picked = column < len(view.picks) and view.picks[column] == row
@@ -250,16 +272,17 @@ class ItemGrid(Widget, can_focus=True):
                 elif column < len(view.picks) or view.phase is not Phase.PICKING:
                     text, style = " " + item, "spent"
                 elif column == current:
-                    text, style = " " + item, "current"
+                    text, style = "▼" + item if not self._has_header else " " + item, "current"
                 else:
                     text, style = " " + item, ""
                 # No gap between cells: the next cell's marker column is the gap.
                 fitted = _fit(text, cell)
                 parts.append((fitted, self._style(style)) if style else fitted)
-        return Content.assemble(*parts)  # type: ignore[arg-type]
+            lines.append(Content.assemble(*parts))  # type: ignore[arg-type]
+        return lines
 
     def watch_cursor_row(self) -> None:
-        self.refresh()
+        self._show()
 
 
 def _fit(text: str, width: int) -> str:

@@ -21,11 +21,11 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widget import Widget
-from textual.widgets import Input
 
 from engine.tables import ChatLine, LogLine
 from engine.text import CHAT_MAX
+from tui.cached_lines import CachedLines
+from tui.inputs import QuietInput
 
 T = TypeVar("T")
 
@@ -48,7 +48,7 @@ def new_lines(old: Sequence[T], new: Sequence[T]) -> tuple[bool, Sequence[T]]:
     return True, new
 
 
-class TailLog(Widget):
+class TailLog(CachedLines):
     """Lines of plain text, newest at the bottom; the wheel scrolls back. Subclasses say
     how an entry looks (:meth:`format`), with styles from component classes."""
 
@@ -79,7 +79,7 @@ class TailLog(Widget):
             # Keep a player who scrolled back looking at the same lines.
             self.back += sum(len(self._wrap(entry, self._wrapped_width)) for entry in fresh)
         self.entries.extend(fresh)
-        self.refresh()
+        self._show()
 
     def format(self, entry: object) -> Content:
         return Content(str(entry))
@@ -99,10 +99,12 @@ class TailLog(Widget):
             self._wrapped[entry] = lines
         return lines
 
-    def render(self) -> Content:
+    def _show(self) -> None:
+        """Hand the lines in view to :class:`CachedLines`, which repaints the changed ones."""
         width, height = self.content_size
         if width <= 0 or height <= 0 or not self.entries:
-            return Content("")
+            self.show_contents(())
+            return
         want = height + self.back
         chunks: list[list[Content]] = []
         count = 0
@@ -119,7 +121,10 @@ class TailLog(Widget):
         if back:
             visible[-1] = Content.styled(f"▼ {back} more below: scroll down",
                                          self.style("more"))  # type: ignore[arg-type]
-        return Content("\n").join(visible)
+        self.show_contents(visible)
+
+    def on_resize(self) -> None:
+        self._show()
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         event.stop()
@@ -130,7 +135,7 @@ class TailLog(Widget):
         self.back = max(0, self.back - SCROLL_STEP)
 
     def watch_back(self) -> None:
-        self.refresh()
+        self._show()
 
 
 class GameLog(TailLog):
@@ -161,7 +166,5 @@ class ChatPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield ChatLog(id="chat-log", max_lines=100)
-        chat = Input(placeholder="c to chat · Esc to leave", id="chat-input",
-                     max_length=CHAT_MAX, compact=True)
-        chat.cursor_blink = False
-        yield chat
+        yield QuietInput(placeholder="c to chat · Esc to leave", id="chat-input",
+                         max_length=CHAT_MAX)

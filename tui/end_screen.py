@@ -9,10 +9,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from engine.rules import RoundResult, View
 from engine.tables import TableView
+from tui.keybar import KeyBar
 from tui.messages import ShowSetup, attempt
 from tui.stage import TableStage
 
@@ -116,7 +117,7 @@ class EndScreen(TableStage):
                 yield Static("Round by round", classes="box-title")
                 yield Static("", id="round-list")
         yield Static("", id="end-status", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#rounds").focus()

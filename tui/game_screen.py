@@ -28,10 +28,14 @@ from engine.tables import TableView, now_ms
 from tui import board_text, turn_text
 from tui.board import Countdown, ItemGrid, Lines
 from tui.chat import ChatLog, ChatPanel, GameLog
+from tui.inputs import QuietInput
+from tui.keybar import KeyBar
 from tui.stage import TableStage
 from tui.timing import arrival_ms
 
 SHOUT_KEYS = ("s", "S", "exclamation_mark")
+PLAN_MAX = 160
+NO_PLAN_YET = "your plan goes here when it is your turn to reveal"
 MAX_GUESSERS = 7
 
 
@@ -107,31 +111,30 @@ class GameScreen(TableStage):
             yield Lines(id="players")
         yield ItemGrid(id="grid")
         with Vertical(id="turn"):
-            yield Lines(id="reveals")
             yield Lines(id="turn-text")
-            plan = Input(id="plan", max_length=160, compact=True)
-            plan.cursor_blink = False
-            yield plan
+            yield QuietInput(id="plan", max_length=PLAN_MAX, disabled=True,
+                             placeholder=NO_PLAN_YET)
         with Horizontal(id="bottom"):
             yield GameLog(id="log")
             yield ChatPanel(id="chat")
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#tasks").border_title = "Tasks"
         self.query_one("#players").border_title = "Players · points"
         self.query_one("#log").border_title = "Log"
         self.query_one("#chat").border_title = "Chat"
-        self.query_one("#plan").display = False
         lines = {w.id: w for w in self.query(Lines)}
         self._status, self._tasks, self._players = (lines["status"], lines["tasks"],
                                                     lines["players"])
-        self._reveals, self._turn = lines["reveals"], lines["turn-text"]
+        self._turn = lines["turn-text"]
         self._grid = self.query_one(ItemGrid)
         self._countdown = self.query_one(Countdown)
         self._plan = self.query_one("#plan", Input)
         self._chat_input = self.query_one("#chat-input", Input)
         self._log = self.query_one(GameLog)
         self._chat_log = self.query_one(ChatLog)
+        self._keybar = self.query_one(KeyBar)
         self.ready(fallback=self.session.view())
 
     # -- the contract: one view in, changed widgets out -------------------------------------
@@ -154,12 +157,11 @@ class GameScreen(TableStage):
         title = board_text.grid_title(game)
         if old is None or old.game is None or board_text.grid_title(old.game) != title:
             grid.border_title = title  # setting a title always repaints: only on a change
-        # Classes go on the one widget they style: a class on the screen restyles it all.
-        grid.set_class(game.phase in board_text.REVEAL_PHASES, "-chosen")
         if old is not None and old.game is not None and old.game.round != game.round:
             grid.cursor_row = 0
-        self._reveals.lines = turn_text.reveal_lines(view)
-        self._turn.lines = turn_text.turn_lines(view)
+        # reveals (or the round's points) first, then what this seat does next, just above
+        # the plan input
+        self._turn.lines = turn_text.reveal_lines(view) + turn_text.turn_lines(view)
         self._show_plan_input(turn_text.plan_prompt(view))
         self._log.show_lines(view.log)
         self._chat_log.show_lines(view.chat)
@@ -168,26 +170,66 @@ class GameScreen(TableStage):
             self._chat_input.disabled = watching
             if watching:
                 self._chat_input.placeholder = "spectators read the chat"
+        self._keybar.update_hints()
 
     def _show_plan_input(self, prompt: str | None) -> None:
-        """The plan input appears, focused, when this seat must reveal (unless the player
-        is in the middle of a chat message), and goes away after."""
+        """The plan input is always in its place (the layout never moves); it is enabled
+        and focused when this seat must reveal (unless the player is in the middle of a
+        chat message), and disabled and emptied after."""
         plan = self._plan
         if prompt is None:
-            if plan.display:
+            if not plan.disabled:
                 had_focus = plan.has_focus
-                plan.display = False
                 plan.value = ""
+                plan.placeholder = NO_PLAN_YET
+                plan.disabled = True
                 if had_focus:
-                    self._grid.focus()
+                    self.set_focus(self._grid)
             return
         if plan.placeholder != prompt:
             plan.placeholder = prompt
-        if not plan.display:
-            plan.display = True
+        if plan.disabled:
+            plan.disabled = False
             chat = self._chat_input
             if not (chat.has_focus and chat.value):
-                plan.focus()
+                self.set_focus(plan)
+
+    def key_hints(self) -> list[tuple[str, str, str]]:
+        """The key bar: the keys that do something for this seat now, and the ones that
+        always do (chat, help, quit)."""
+        game = self.game
+        hints: list[tuple[str, str, str]] = []
+        typing = isinstance(self.focused, Input)
+        if typing:
+            hints.append(("Enter", "send", ""))
+            hints.append(("Esc", "back to the board", "board"))
+        elif game is not None and self._seated():
+            phase = game.phase
+            if self._lead_picking() and game.can_pick():
+                hints.append(("1-4", "pick a row", ""))
+                hints.append(("↑↓ Enter", "pick", ""))
+            if self.check_action("shout", ()):
+                hints.append(("s", "Stop!", "shout"))
+            if self.check_action("hide_guess", ()):
+                hints.append(("1-4", "hide your guess", ""))
+            if game.is_lead and phase is Phase.BEST_PLAN:
+                hints.append((f"1-{len(game.guessers)}", "best plan", ""))
+            if phase is Phase.ROUND_OVER:
+                hints.append(("Enter", "next round", "next_round"))
+        if not typing:
+            if self._seated():
+                hints.append(("c", "chat", "chat"))
+            hints.append(("?", "help", "app.help"))
+            if self.view is not None and self.view.is_host:
+                hints.append(("^e", "end game", "end_game"))
+            hints.append(("^q", "quit", "app.quit"))
+        return hints
+
+    def on_descendant_focus(self) -> None:
+        self._keybar.update_hints()
+
+    def on_descendant_blur(self) -> None:
+        self._keybar.update_hints()
 
     # -- helpers -----------------------------------------------------------------------------
 

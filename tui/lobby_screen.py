@@ -8,7 +8,7 @@ not on every change of the list of tables.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events, on
@@ -16,23 +16,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Label, Static
+from textual.widgets import DataTable, Input, Label, Static
 
 from engine.session import Session
 from engine.tables import TableOptions, TableSummary
 from engine.text import NAME_MAX
 from tui.history_panel import HistoryPanel
+from tui.inputs import QuietInput
+from tui.keybar import KeyBar
 from tui.messages import attempt
 
 STATUS_WORDS = {"lobby": "waiting", "playing": "playing", "finished": "game over"}
 WIDE = 110  # from this many columns, past games get a column beside the tables
-
-
-def quiet_input(**kwargs: Any) -> Input:
-    """A one-line Input whose cursor does not blink (a blink costs CPU per idle session)."""
-    widget = Input(compact=True, select_on_focus=False, **kwargs)
-    widget.cursor_blink = False
-    return widget
 
 
 class TableList(DataTable[Text | str]):
@@ -72,7 +67,7 @@ class LobbyScreen(Screen[None]):
         yield Static("Mission Impractical  [dim]·  the lobby[/dim]", id="title-bar")
         with Horizontal(id="name-row", classes="form-row"):
             yield Label("Your agent name", classes="form-label")
-            yield quiet_input(value=self.session.player.name, max_length=NAME_MAX,
+            yield QuietInput(value=self.session.player.name, max_length=NAME_MAX,
                               placeholder="your name", id="name")
         yield Static(self._message, id="lobby-message", markup=False)
         with Horizontal(id="lobby-body"):
@@ -83,10 +78,10 @@ class LobbyScreen(Screen[None]):
             yield HistoryPanel(id="history")
         with Horizontal(id="code-row", classes="form-row"):
             yield Label("Table code", classes="form-label")
-            yield quiet_input(max_length=4, placeholder="ABCD", id="code")
+            yield QuietInput(max_length=4, placeholder="ABCD", id="code")
             yield Label("Seat code (to come back)", classes="form-label", id="seat-code-label")
-            yield quiet_input(max_length=6, placeholder="guests", id="seat-code")
-        yield Footer()
+            yield QuietInput(max_length=6, placeholder="guests", id="seat-code")
+        yield KeyBar()
 
     def on_mount(self) -> None:
         tables = self.query_one(TableList)

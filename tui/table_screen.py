@@ -9,12 +9,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Input, Label, Select, Static, Switch
+from textual.widgets import DataTable, Input, Label, Select, Static, Switch
 
 from engine.rules import MIN_PLAYERS, ROUNDS_BY_PLAYERS
 from engine.session import Session
 from engine.tables import MAX_SEATS, TableOptions, TableView
-from tui.lobby_screen import quiet_input
+from tui.inputs import QuietInput
+from tui.keybar import KeyBar
 from tui.messages import ShowSetup, attempt
 from tui.stage import TableStage
 
@@ -135,11 +136,11 @@ class TableScreen(TableStage):
                         yield Label("", classes="hint", id="hint-best-plan")
                     yield Label("Turn timer")
                     with Horizontal(classes="switch-row"):
-                        yield quiet_input(type="integer", max_length=3, id="opt-turn")
+                        yield QuietInput(type="integer", max_length=3, id="opt-turn")
                         yield Label("s (0 off, 15-600)", classes="hint")
                     yield Label("Stop! tie")
                     with Horizontal(classes="switch-row"):
-                        yield quiet_input(type="integer", max_length=4, id="opt-tie")
+                        yield QuietInput(type="integer", max_length=4, id="opt-tie")
                         yield Label("ms (0-2000)", classes="hint")
                     yield Label("Bots fill")
                     with Horizontal(classes="switch-row"):
@@ -151,7 +152,7 @@ class TableScreen(TableStage):
                                  allow_blank=False, value=5, id="opt-max-seats", compact=True)
                 yield Static("", id="options-note", markup=False)
         yield Static("", id="table-status", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         seats = self.query_one(SeatList)

@@ -175,15 +175,18 @@ def reveal_lines(tv: TableView) -> tuple[Line, ...]:
     for seat in view.revealed:
         card = view.guesses[seat]
         lines.append(((view.players[seat], "name"),
-                      (f" reveals {card}: {task_name(view, card)}", "")))
-        if view.plans[seat]:
-            lines.append(((f"  “{view.plans[seat]}”", "plan"),))
+                      (f" reveals {card}: {task_name(view, card)}", ""),
+                      *_plan_span(view.plans[seat])))
     if view.phase in AFTER_LEAD_REVEAL and view.secret is not None:
         lines.append(((view.players[view.lead], "name"), (" (lead) reveals the task: ", ""),
-                      (f"#{view.secret} {task_name(view, view.secret)}", "good")))
-        if view.plans[view.lead]:
-            lines.append(((f"  “{view.plans[view.lead]}”", "plan"),))
+                      (f"#{view.secret} {task_name(view, view.secret)}", "good"),
+                      *_plan_span(view.plans[view.lead])))
     return tuple(lines)
+
+
+def _plan_span(plan: str) -> tuple[Span, ...]:
+    """A plan after its reveal on the same line (the log keeps it whole)."""
+    return ((f"  “{plan}”", "plan"),) if plan else ()
 
 
 def round_over_lines(view: View) -> tuple[Line, ...]:

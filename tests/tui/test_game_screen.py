@@ -19,7 +19,8 @@ from tests.tui.game_host import (
     settle,
 )
 from tui import timing
-from tui.board import Countdown, ItemGrid, Lines
+from tui.board import Countdown, ItemGrid, Lines, countdown_text
+from tui.cached_lines import CachedLines
 from tui.chat import new_lines
 from tui.game_screen import ConfirmEndGame, GameScreen
 
@@ -242,8 +243,8 @@ async def test_guessers_reveal_in_order_from_the_leads_left_with_optional_plans(
     async with running([apps[first], apps[second], apps[third]]) as pilots:
         p1, p2, p3 = pilots
         plan = apps[first].screen.query_one("#plan", Input)
-        assert plan.display and plan.has_focus
-        assert not apps[second].screen.query_one("#plan", Input).display
+        assert not plan.disabled and plan.has_focus
+        assert apps[second].screen.query_one("#plan", Input).disabled
         await p2.press("enter")  # not their turn: nothing happens
         await settle(pilots)
         assert table.state().revealed == ()
@@ -485,7 +486,7 @@ async def test_a_refused_move_shows_the_hubs_message_and_changes_nothing() -> No
         assert lead.shows == shown
 
 
-async def test_the_countdown_ticks_only_while_a_turn_timer_runs() -> None:
+async def test_the_countdown_wakes_only_while_a_turn_timer_runs() -> None:
     table = make_table(3, TableOptions(turn_seconds=30))
     apps = apps_for(table)
     app = apps[table.guessers()[0]]
@@ -493,14 +494,22 @@ async def test_the_countdown_ticks_only_while_a_turn_timer_runs() -> None:
         table.hub.changed(table.hub.tables[table.code])  # the hub arms its timer on a loop
         await settle(pilots)
         countdown = app.screen.query_one(Countdown)
-        assert countdown._ticker is not None
-        assert "⏱ 0:" in screen_text(app)
+        assert countdown._timer is not None
+        assert "⏱ 0:30" in screen_text(app)
         screen = app.game_screen
         screen.show(replace(table.seat_session(table.guessers()[0]).view(), deadline_ms=None))
         await settle(pilots)
-        assert countdown._ticker is None
+        assert countdown._timer is None
         assert "⏱" not in screen_text(app)
         table.hub.close()
+
+
+def test_the_countdown_changes_only_when_a_person_would_see_it_change() -> None:
+    assert countdown_text(125_000) == ("⏱ 3 min", 60)
+    assert countdown_text(60_000) == ("⏱ 1:00", 10)
+    assert countdown_text(41_000) == ("⏱ 0:50", 10)
+    assert countdown_text(9_200) == ("⏱ 0:10", 1)
+    assert countdown_text(0) == ("⏱ 0:00", 1)
 
 
 async def test_a_pick_repaints_the_grid_but_not_the_task_bar(monkeypatch) -> None:
@@ -509,14 +518,13 @@ async def test_a_pick_repaints_the_grid_but_not_the_task_bar(monkeypatch) -> Non
     lead = apps[table.lead]
     async with running([lead]) as pilots:
         renders: list[str] = []
-        for cls in (Lines, ItemGrid):
-            original = cls.render
+        original = CachedLines._refresh_lines
 
-            def counting(self, _original=original):  # type: ignore[no-untyped-def]
-                renders.append(self.id or "")
-                return _original(self)
+        def counting(self, lines, _original=original):  # type: ignore[no-untyped-def]
+            renders.append(self.id or "")
+            return _original(self, lines)
 
-            monkeypatch.setattr(cls, "render", counting)
+        monkeypatch.setattr(CachedLines, "_refresh_lines", counting)
         await pilots[0].press("1")
         await settle(pilots)
         assert "grid" in renders

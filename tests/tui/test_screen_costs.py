@@ -1,0 +1,80 @@
+"""What keeps the screens cheap on a server with hundreds of players: the mechanisms, not
+the timings (bench/screens.py measures those).
+
+- While playing, the layout is fixed: a pick, a key typed into the plan or the chat, and a
+  new log line repaint; none re-lays out the screen.
+- The stylesheet is parsed once per process, not once per player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from textual.screen import Screen
+
+from engine.cards import load_deck
+from engine.hub import Hub
+from engine.identity import Player
+from tests.tui.game_host import GameHost, make_table, running, settle
+from tui import styles
+from tui.app import MissionApp
+
+
+@contextmanager
+def counting_reflows(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    count = [0]
+    original = Screen._refresh_layout
+
+    def counted(screen: Screen[Any], *args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return original(screen, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    yield count
+    monkeypatch.setattr(Screen, "_refresh_layout", original)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_picks_and_the_log_lines_they_bring_never_re_lay_out_any_screen(
+        monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    table = make_table(4)
+    apps = [GameHost(table.seat_session(seat)) for seat in range(4)]
+    async with running(apps, size=size) as pilots:
+        lead = pilots[table.lead]
+        with counting_reflows(monkeypatch) as reflows:
+            for row in "1234":
+                await lead.press(row)
+                await settle(pilots)
+        assert len(table.state().picks) == 4
+        assert reflows[0] == 0
+
+
+async def test_typing_a_plan_or_a_chat_line_never_re_lays_out_the_screen(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    table = make_table(3)
+    apps = [GameHost(table.seat_session(seat)) for seat in range(3)]
+    async with running(apps) as pilots:
+        guesser = pilots[table.guessers()[0]]
+        await guesser.press("c")
+        await settle(pilots)
+        with counting_reflows(monkeypatch) as reflows:
+            await guesser.press(*"hello there, a rather long chat line to scroll sideways")
+            await settle(pilots)
+        chat = apps[table.guessers()[0]].screen.query_one("#chat-input")
+        assert chat.value.startswith("hello there")
+        assert reflows[0] == 0
+
+
+async def test_the_stylesheet_is_parsed_once_for_every_player_in_the_process() -> None:
+    hub = Hub(deck=load_deck(), seed="css", settle_ms=0, bot_delay=0.0)
+    first = MissionApp(hub, Player("key:ann", "Ann"))
+    async with first.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+    parsed = styles.parses
+    second = MissionApp(hub, Player("key:bob", "Bob"))
+    async with second.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+    assert styles.parses == parsed

@@ -1,0 +1,90 @@
+"""A widget that draws each of its lines once and keeps it until that line changes.
+
+The game screen changes many times a minute on every seat of every table. Textual redraws
+a whole widget when it is refreshed, building every line again; this base class instead
+takes the widget's lines as :class:`~textual.content.Content` (cheap to build and compare),
+refreshes only the lines that differ from the ones shown, and keeps each line's rendered
+:class:`~textual.strip.Strip` until its text, the widget's width or its styles change.
+
+Subclasses build their lines from their data and call :meth:`CachedLines.show_contents`;
+they never call ``refresh()`` themselves. The widget's size never depends on its lines:
+its height comes from CSS, so a change of text never re-lays out the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.content import Content
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+
+
+def _key(content: Content) -> tuple[object, ...]:
+    return (content.plain, tuple(content.spans))
+
+
+class CachedLines(Widget):
+    """Lines of :class:`Content`, top to bottom, each drawn once (Textual's line API).
+
+    Strips are kept by what they show, not where: when a log scrolls by one line, every
+    line moves but none is drawn again."""
+
+    MAX_STRIPS = 256
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._keys: list[tuple[object, ...]] = []
+        self._contents: list[Content] = []
+        self._strips: dict[tuple[object, ...], Strip] = {}
+        self._strip_width = -1
+
+    def show_contents(self, contents: Sequence[Content]) -> None:
+        """Show ``contents`` (one per line); repaint only the lines that changed."""
+        old = self._keys
+        self._contents = list(contents)
+        self._keys = new = [_key(content) for content in self._contents]
+        changed = [y for y in range(max(len(old), len(new)))
+                   if y >= len(old) or y >= len(new) or old[y] != new[y]]
+        if changed and self.is_mounted:
+            self._refresh_lines(changed)
+
+    def _refresh_lines(self, lines: list[int]) -> None:
+        """Repaint ``lines`` (content rows), one region per run of adjacent lines.
+        Regions are relative to the content area (Textual adds the gutter)."""
+        width, height = self.content_size
+        runs: list[list[int]] = []
+        for y in lines:
+            if y >= height:
+                break
+            if runs and runs[-1][1] == y:
+                runs[-1][1] = y + 1
+            else:
+                runs.append([y, y + 1])
+        for start, end in runs:
+            self.refresh(Region(0, start, width, end - start))
+
+    def notify_style_update(self) -> None:
+        """Colours come from CSS: a style change (theme, a class) redraws every line."""
+        super().notify_style_update()
+        self._strips.clear()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_size.width
+        if width != self._strip_width:
+            self._strips.clear()
+            self._strip_width = width
+        if y >= len(self._contents):
+            return Strip.blank(width, self.visual_style.rich_style)
+        key = self._keys[y]
+        strip = self._strips.get(key)
+        if strip is None:
+            style = self.visual_style
+            content = self._contents[y].truncate(width, ellipsis=True)
+            strip = Strip(content.render_segments(style)).crop_extend(0, width,
+                                                                     style.rich_style)
+            if len(self._strips) >= self.MAX_STRIPS:
+                self._strips.clear()
+            self._strips[key] = strip
+        return strip

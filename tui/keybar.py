@@ -1,0 +1,106 @@
+"""The key bar: one line at the bottom of a screen saying which keys do what, right now.
+
+Textual's stock ``Footer`` builds a widget per key, each with reactive watchers, and
+rebuilds them all whenever the bindings change: on a server with hundreds of sessions it
+was about a fifth of the cost of a new connection. This is one widget that draws one line.
+
+What it shows: the screen's :meth:`key_hints` if the screen has one (the game screen knows
+which keys matter in each phase and role), else the active bindings marked ``show``. It
+redraws only when that list changes; a click on a key runs its action.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from rich.cells import cell_len
+from textual import events
+from textual.content import Content
+from textual.widget import Widget
+
+Hint = tuple[str, str, str]
+"""``(key as shown, what it does, action to run on a click)``; the action may be ""."""
+
+
+@runtime_checkable
+class HasKeyHints(Protocol):
+    def key_hints(self) -> list[Hint]: ...
+
+
+class KeyBar(Widget):
+    """The keys of the screen it is on, as ``key label`` pairs on one line."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"keybar--key", "keybar--label"}
+    DEFAULT_CSS = """
+    KeyBar {
+        dock: bottom;
+        height: 1;
+        background: $footer-background;
+        color: $footer-foreground;
+    }
+    KeyBar > .keybar--key { color: $footer-key-foreground; text-style: bold; }
+    KeyBar > .keybar--label { color: $footer-description-foreground; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.hints: tuple[Hint, ...] = ()
+        self._spans: list[tuple[int, int, str]] = []  # x from, x to, action
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self.update_hints()
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, _screen: Any) -> None:
+        self.update_hints()
+
+    def update_hints(self) -> None:
+        """Read the keys again; repaint only if they changed."""
+        screen = self.screen
+        if isinstance(screen, HasKeyHints):
+            hints = tuple(screen.key_hints())
+        else:
+            hints = tuple(self._from_bindings())
+        if hints != self.hints:
+            self.hints = hints
+            self.refresh()
+
+    def _from_bindings(self) -> list[Hint]:
+        seen: set[str] = set()
+        hints: list[Hint] = []
+        for active in self.screen.active_bindings.values():
+            binding = active.binding
+            if not binding.show or not active.enabled or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            hints.append((self.app.get_key_display(binding), binding.description,
+                          binding.action))
+        return hints
+
+    def render(self) -> Content:
+        key_style = self.get_visual_style("keybar--key")
+        label_style = self.get_visual_style("keybar--label")
+        parts: list[Any] = []
+        spans: list[tuple[int, int, str]] = []
+        x = 0
+        for key, label, action in self.hints:
+            start = x
+            piece = f" {key} "
+            parts.append((piece, key_style))
+            x += cell_len(piece)
+            if label:
+                parts.append((label + " ", label_style))
+                x += cell_len(label) + 1
+            spans.append((start, x, action))
+        self._spans = spans
+        return Content.assemble(*parts)
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, action in self._spans:
+            if start <= event.x < end and action:
+                event.stop()
+                self.app.call_later(self.screen.run_action, action)
+                return
