@@ -15,7 +15,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
 
 from engine.session import Session
@@ -25,6 +24,7 @@ from tui.history_panel import HistoryPanel
 from tui.inputs import QuietInput
 from tui.keybar import KeyBar
 from tui.messages import attempt
+from tui.steady import SteadyScreen
 
 STATUS_WORDS = {"lobby": "waiting", "playing": "playing", "finished": "game over"}
 WIDE = 110  # from this many columns, past games get a column beside the tables
@@ -38,7 +38,7 @@ class TableList(DataTable[Text | str]):
     ]
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(SteadyScreen[None]):
     """The first screen: the app lays its table screens over this one."""
 
     TITLE = "Lobby"

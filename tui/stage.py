@@ -9,13 +9,12 @@ before it, so each subclass touches only what changed.
 
 from __future__ import annotations
 
-from textual.screen import Screen
-
 from engine.session import Session
 from engine.tables import TableView
+from tui.steady import SteadyScreen
 
 
-class TableStage(Screen[None]):
+class TableStage(SteadyScreen[None]):
     """Holds views until mounted; passes ``(old, new)`` to :meth:`update_view` after."""
 
     def __init__(self, session: Session, *, name: str | None = None,

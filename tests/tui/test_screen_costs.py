@@ -4,15 +4,24 @@ the timings (bench/screens.py measures those).
 - While playing, the layout is fixed: a pick, a key typed into the plan or the chat, and a
   new log line repaint; none re-lays out the screen.
 - The stylesheet is parsed once per process, not once per player.
+- A new player's first screen goes out once, whole, when it has settled.
 """
 
 from __future__ import annotations
 
+import asyncio
+import re
+import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from textual import events
+from textual.app import App
+from textual.driver import Driver
+from textual.geometry import Size
 from textual.screen import Screen
 
 from engine.cards import load_deck
@@ -78,3 +87,55 @@ async def test_the_stylesheet_is_parsed_once_for_every_player_in_the_process() -
     async with second.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
     assert styles.parses == parsed
+
+
+class FrameCounter(Driver):
+    """A terminal that keeps every frame it is sent."""
+
+    def __init__(self, app: App[Any], *, debug: bool = False, mouse: bool = True,
+                 size: tuple[int, int] | None = None) -> None:
+        super().__init__(app, debug=False, mouse=mouse, size=size)
+        self._buffer: list[str] = []
+        self.frames: list[str] = []
+
+    def write(self, data: str) -> None:
+        self._buffer.append(data)
+
+    def flush(self) -> None:
+        if self._buffer:
+            self.frames.append("".join(self._buffer))
+            self._buffer.clear()
+
+    def start_application_mode(self) -> None:
+        size = Size(*(self._size or (100, 30)))
+        self._app.post_message(events.Resize(size, size))
+
+    def disable_input(self) -> None:
+        pass
+
+    def stop_application_mode(self) -> None:
+        pass
+
+
+async def test_a_new_player_gets_the_settled_lobby_in_one_full_frame_under_10_kb() -> None:
+    hub = Hub(deck=load_deck(), seed="frames", settle_ms=0, bot_delay=0.0)
+    app = MissionApp(hub, Player("key:ann", "Ann"))
+    app.driver_class = FrameCounter  # type: ignore[assignment]
+    app._capture_stdout = sys.stdout  # type: ignore[assignment]
+    app._capture_stderr = sys.stderr  # type: ignore[assignment]
+    task = asyncio.get_running_loop().create_task(app.run_async(size=(100, 30)))
+    try:
+        deadline = time.monotonic() + 10
+        while not (app._driver is not None and app._driver.frames):  # type: ignore[attr-defined]
+            assert time.monotonic() < deadline, "no frame"
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.5)  # anything else it would send
+        frames = app._driver.frames  # type: ignore[attr-defined]
+        rows = {int(row) for row in re.findall(r"\x1b\[(\d+);1H", frames[0])}
+        assert len(frames) == 1
+        assert rows == set(range(1, 31))  # every row: a whole screen
+        assert "the lobby" in frames[0]
+        assert len(frames[0].encode()) <= 10 * 1024
+    finally:
+        app.exit()
+        await task
