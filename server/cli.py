@@ -275,8 +275,9 @@ async def _serve(options: argparse.Namespace) -> int:
         if database is not None:  # status, kick and ban work through it
             server.host.attach(database, lambda: server.sessions)
         hub.resume_timers()  # restored tables: absent players get their full grace again
+        stop = _stop_on_signals()  # before the banner: whoever read it may signal at once
         print(_banner(server, options.public_name), flush=True)
-        await _until_signalled()
+        await stop.wait()
         log.info("shutting down: telling %d players", len(server.sessions))
         await server.close(RESTARTING)
         server.host.close()
@@ -286,12 +287,13 @@ async def _serve(options: argparse.Namespace) -> int:
     return 0
 
 
-async def _until_signalled() -> None:
+def _stop_on_signals() -> asyncio.Event:
+    """An event set by SIGTERM or SIGINT."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    await stop.wait()
+    return stop
 
 
 if __name__ == "__main__":
