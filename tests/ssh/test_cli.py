@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import socket
 import stat
@@ -183,14 +184,18 @@ async def test_a_new_host_key_goes_in_the_data_dir_and_is_announced_once(
 
 
 @pytest.mark.xdist_group("cli")
-async def test_the_start_up_line_names_the_public_name(tmp_path: Path) -> None:
+async def test_the_start_up_line_names_the_public_name_and_json_logs_are_json(
+        tmp_path: Path) -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
         "--data-dir", str(tmp_path / "data"), "--public-name", "game.example.com",
+        "--log-format", "json",
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    assert process.stdout is not None
+    assert process.stdout is not None and process.stderr is not None
     lines = [(await asyncio.wait_for(process.stdout.readline(), 20)).decode() for _ in range(3)]
     process.send_signal(signal.SIGTERM)
     assert await asyncio.wait_for(process.wait(), 15) == 0
     port = int(lines[0].rsplit(":", 1)[1])
     assert lines[2].strip() == f"Players join with: ssh -p {port} game.example.com"
+    logged = [json.loads(line) for line in (await process.stderr.read()).decode().splitlines()]
+    assert logged[-1]["message"] == "journal closed" and logged[-1]["level"] == "INFO"

@@ -236,3 +236,36 @@ async def test_bad_requests_are_refused_with_a_reason_and_change_nothing(
 async def test_the_tools_say_when_there_is_no_database_yet(tmp_path: Path) -> None:
     with pytest.raises(HostToolError, match="start the server once"):
         await tool(host_tools.status, tmp_path / "nothing-here")
+
+
+def test_an_older_database_gains_the_host_tables_and_keeps_its_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.journal as journal_mod
+
+    monkeypatch.setattr(journal_mod, "MIGRATIONS", journal_mod.MIGRATIONS[:1])  # version 1
+    _finish_a_game(tmp_path, 1_000.0)
+    monkeypatch.undo()
+    with open_journal(tmp_path) as journal:
+        names = {row[0] for row in journal.connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert {"live_sessions", "bans", "kicks"} <= names
+    records = open_records(tmp_path)
+    assert [p.name for p in records.recent_games()[0].players] == ["Ann", "Ben"]
+    records.close()
+    assert (tmp_path / f"{DB_NAME}.v1.bak").is_file()
+
+
+async def test_after_a_crash_nobody_is_listed_as_connected(
+        tmp_path: Path, game_server: StartServer) -> None:
+    hub = Hub.open(tmp_path / "data", seed="tools")
+    db = hub.journal.connection  # type: ignore[union-attr]
+    db.execute("INSERT INTO live_sessions (address, player_id, name, since)"
+               " VALUES ('192.0.2.1', 'guest:x', 'ghost', 1.0)")  # left by a killed server
+    server = await game_server()
+    server.host.attach(db, lambda: server.sessions)
+    try:
+        _, text = await tool(host_tools.status, tmp_path / "data")
+        assert "Connected (0):" in text and "ghost" not in text
+    finally:
+        server.host.close()
+        hub.close()
