@@ -15,6 +15,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
@@ -179,12 +180,9 @@ def _copy(source: sqlite3.Connection, target: Path) -> None:
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
     os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    copy = sqlite3.connect(partial)
-    try:
+    with closing(sqlite3.connect(partial)) as copy:
         source.backup(copy)
         copy.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
-    finally:
-        copy.close()
     os.replace(partial, target)
 
 
@@ -238,21 +236,12 @@ def restore(data_dir: Path, file: Path, out: TextIO, now: Callable[[], float] = 
     if path.exists():
         kept = path.with_name(f"{DB_NAME}.before-restore-"
                               f"{datetime.fromtimestamp(now(), tz=UTC):%Y%m%dT%H%M%S}")
-        current = sqlite3.connect(path)  # folds any write-ahead log into the copy
-        try:
+        with closing(sqlite3.connect(path)) as current:  # with its write-ahead log
             _copy(current, kept)
-        finally:
-            current.close()
         print(f"Kept the database it replaces as {kept}", file=out)
-    source = sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        target = sqlite3.connect(path)
-        try:
-            source.backup(target)
-        finally:
-            target.close()
-    finally:
-        source.close()
+    with closing(sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)) as source, \
+            closing(sqlite3.connect(path)) as target:
+        source.backup(target)
     print(f"Restored {file} to {path}: start the server", file=out)
     return 0
 

@@ -21,15 +21,21 @@ def lines(caplog: pytest.LogCaptureFixture, formatter: logging.Formatter | None 
     return [formatter.format(r) for r in caplog.records if r.name == "connections"]
 
 
-async def test_each_connection_logs_who_joined_and_how_long_they_stayed(
-        game_server: StartServer, client_key: asyncssh.SSHKey,
-        caplog: pytest.LogCaptureFixture) -> None:
+async def visit(game_server: StartServer, key: asyncssh.SSHKey,
+                caplog: pytest.LogCaptureFixture) -> None:
+    """Alice connects with her key, sees the app, and leaves."""
     caplog.set_level(logging.INFO, logger="connections")
     server = await game_server()
-    alice = await TermClient.connect(server.port, username="alice", key=client_key)
+    alice = await TermClient.connect(server.port, username="alice", key=key)
     await alice.wait_for("len: 0")
     alice.close()
     await until(lambda: len(lines(caplog)) == 2, "the joined and left lines")
+
+
+async def test_each_connection_logs_who_joined_and_how_long_they_stayed(
+        game_server: StartServer, client_key: asyncssh.SSHKey,
+        caplog: pytest.LogCaptureFixture) -> None:
+    await visit(game_server, client_key, caplog)
     joined, left = lines(caplog)
     who = f'connection from 127.0.0.1 port {port_of(joined)} user "alice" ' \
           f"key {fingerprint(client_key)}"
@@ -71,12 +77,7 @@ async def test_a_wrong_password_is_an_auth_failure_line_fail2ban_can_read(
 async def test_json_lines_carry_the_same_facts_as_fields(
         game_server: StartServer, client_key: asyncssh.SSHKey,
         caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="connections")
-    server = await game_server()
-    alice = await TermClient.connect(server.port, username="alice", key=client_key)
-    await alice.wait_for("len: 0")
-    alice.close()
-    await until(lambda: len(lines(caplog)) == 2, "two lines")
+    await visit(game_server, client_key, caplog)
     joined, left = (json.loads(line) for line in lines(caplog, JsonFormatter()))
     assert joined["event"] == "joined" and joined["level"] == "INFO"
     assert joined["address"] == "127.0.0.1" and joined["user"] == "alice"
