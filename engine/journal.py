@@ -287,7 +287,10 @@ def _migrate(db: sqlite3.Connection, path: Path) -> None:
                 db.execute("ROLLBACK")
             raise JournalError(f"cannot upgrade {path} from schema {step} to {step + 1} "
                                f"({error}); the file is unchanged at schema {step}") from error
-        log.info("journal %s upgraded to schema %d", path, step + 1)
+        if version > 0:
+            log.info("journal %s upgraded to schema %d", path, step + 1)
+    if version == 0:
+        log.info("journal %s created (schema %d)", path, target)
 
 
 def _backup(db: sqlite3.Connection, path: Path, version: int) -> None:
