@@ -65,10 +65,17 @@ def server_pid(data_dir: Path) -> int | None:
 
 
 def _read_only(data_dir: Path) -> sqlite3.Connection:
+    """A connection to read the database: read-only while the server runs. With no server,
+    a plain one, which removes the ``-wal`` and ``-shm`` files when it closes rather than
+    leave them behind owned by whoever ran the tool."""
     try:
-        return open_records(data_dir).connection
+        records = open_records(data_dir)  # checks: it exists, is ours, has our schema
     except JournalError as error:
         raise HostToolError(str(error)) from None
+    if server_pid(data_dir) is not None:
+        return records.connection
+    records.close()
+    return sqlite3.connect(data_dir / DB_NAME)
 
 
 def _writable(data_dir: Path) -> sqlite3.Connection:

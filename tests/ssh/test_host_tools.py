@@ -269,3 +269,13 @@ async def test_after_a_crash_nobody_is_listed_as_connected(
     finally:
         server.host.close()
         hub.close()
+
+
+async def test_reading_with_no_server_running_leaves_the_data_dir_as_it_was(
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    _finish_a_game(data, 1_000.0)
+    before = sorted(p.name for p in data.iterdir())
+    assert (await tool(host_tools.status, data))[0] == 0
+    assert (await tool(host_tools.backup, data, tmp_path / "copy"))[0] == 0
+    assert sorted(p.name for p in data.iterdir()) == before  # no -wal or -shm left behind
