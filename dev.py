@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Set-up and everyday commands, with nothing but Python 3.11+ on the machine.
 
-    python3 dev.py serve    create .venv if needed, install, start the server on port 2222
-    python3 dev.py test     create .venv if needed, install with test extras, run the tests
+    python3 dev.py serve    create .venv if needed, install the server, start it on port 2222
+    python3 dev.py test     create .venv if needed, add the test tools, run the tests
     python3 dev.py bench    run the benchmarks in bench/ and print their figures
     python3 dev.py lint     ruff over the tree
+    python3 dev.py status   (or backup, prune, kick, ban, unban): the host's tools
 
-Extra arguments go to the underlying command (``dev.py serve --port 2022``).
+Extra arguments go to the underlying command (``dev.py serve --port 2022``). Run from a
+checkout, the server and the host's tools keep their data in the checkout's ``data/``
+(unless ``--data-dir`` or ``MI_DATA_DIR`` says otherwise).
 """
 
 from __future__ import annotations
@@ -23,23 +26,29 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 STAMP = VENV / ".installed"
+HOST_TOOLS = {"status", "backup", "prune", "kick", "ban", "unban", "simulate"}
 
 
-def ensure_installed() -> None:
-    """One venv, installed editable with the test extras; redone when pyproject changes."""
+def ensure_installed(with_tests: bool) -> None:
+    """One venv with the game installed editable (and the test tools when ``with_tests``);
+    redone when pyproject.toml changes."""
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be started by an older python3
         sys.exit(f"Mission Impractical needs Python 3.11+, this is {sys.version.split()[0]}")
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == digest and PY.exists():
+    stamp = STAMP.read_text().split() if STAMP.exists() else []
+    wanted = [digest, "test"] if with_tests else [digest]
+    if PY.exists() and stamp[:1] == [digest] and (not with_tests or "test" in stamp):
         return
     if not PY.exists():
         print("creating .venv ...", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    print("installing mission-impractical and its test tools into .venv ...", flush=True)
-    pip = [str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    what = "and its test tools " if with_tests else ""
+    print(f"installing mission-impractical {what}into .venv ...", flush=True)
+    pip = [str(PY), "-m", "pip", "install", "-qq", "--disable-pip-version-check"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    subprocess.run([*pip, "-e", f"{ROOT}[test]"], check=True, cwd=ROOT)
-    STAMP.write_text(digest)
+    target = f"{ROOT}[test]" if with_tests else str(ROOT)
+    subprocess.run([*pip, "-e", target], check=True, cwd=ROOT)
+    STAMP.write_text(" ".join(wanted))
 
 
 def run(args: list[str]) -> int:
@@ -48,12 +57,13 @@ def run(args: list[str]) -> int:
 
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("help", [])
-    if command not in {"serve", "test", "bench", "lint"}:
+    if command not in {"serve", "test", "bench", "lint"} | HOST_TOOLS:
         print(__doc__)
         return 0 if command in {"help", "-h", "--help"} else 2
-    ensure_installed()
-    if command == "serve":
-        return run([str(BIN / "mission-impractical"), "serve", *rest])
+    ensure_installed(with_tests=command in {"test", "bench", "lint"})
+    if command == "serve" or command in HOST_TOOLS:
+        os.environ.setdefault("MI_DATA_DIR", str(ROOT / "data"))
+        return run([str(BIN / "mission-impractical"), command, *rest])
     if command == "test":
         return run([str(PY), "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-q", *rest])
     if command == "bench":

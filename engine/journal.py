@@ -106,7 +106,37 @@ def _migrate_to_v1(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
-MIGRATIONS: list[Migration] = [_migrate_to_v1]
+def _migrate_to_v2(db: sqlite3.Connection) -> None:
+    """Version 2: what the host's tools share with the running server (see
+    ``server/host_control.py``). ``live_sessions`` is who is connected now (the server
+    writes it, ``mission-impractical status`` reads it); ``bans`` holds banned key
+    fingerprints (``key:SHA256:...``) and addresses (``address:203.0.113.9``); ``kicks``
+    are requests the server picks up, carries out and marks done."""
+    for statement in (
+        """CREATE TABLE live_sessions (
+               id INTEGER PRIMARY KEY,
+               address TEXT NOT NULL,
+               player_id TEXT NOT NULL,
+               name TEXT NOT NULL,
+               since REAL NOT NULL
+           )""",
+        """CREATE TABLE bans (
+               target TEXT PRIMARY KEY,
+               reason TEXT NOT NULL,
+               since REAL NOT NULL
+           )""",
+        """CREATE TABLE kicks (
+               id INTEGER PRIMARY KEY,
+               target TEXT NOT NULL,
+               asked_at REAL NOT NULL,
+               done_at REAL,
+               sessions INTEGER
+           )""",
+    ):
+        db.execute(statement)
+
+
+MIGRATIONS: list[Migration] = [_migrate_to_v1, _migrate_to_v2]
 """``MIGRATIONS[v]`` moves a database from version ``v`` to ``v + 1``; append, never edit."""
 
 
@@ -257,7 +287,10 @@ def _migrate(db: sqlite3.Connection, path: Path) -> None:
                 db.execute("ROLLBACK")
             raise JournalError(f"cannot upgrade {path} from schema {step} to {step + 1} "
                                f"({error}); the file is unchanged at schema {step}") from error
-        log.info("journal %s upgraded to schema %d", path, step + 1)
+        if version > 0:
+            log.info("journal %s upgraded to schema %d", path, step + 1)
+    if version == 0:
+        log.info("journal %s created (schema %d)", path, target)
 
 
 def _backup(db: sqlite3.Connection, path: Path, version: int) -> None:

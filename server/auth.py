@@ -91,6 +91,11 @@ class Identity:
         self._key: str | None = None
         self._guest_token = secrets.token_urlsafe(12)
 
+    @property
+    def key(self) -> str | None:
+        """The fingerprint of the key this connection proved, if any."""
+        return self._key
+
     def proved_key(self, key_fingerprint: str) -> None:
         """The last accepted key (a signature is checked right after this)."""
         self._key = key_fingerprint

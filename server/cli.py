@@ -1,12 +1,19 @@
-"""``mission-impractical``: run the server, or the engine's simulator.
+"""``mission-impractical``: run the server, the host's tools, or the engine's simulator.
 
-    mission-impractical serve [--host H] [--port 2222] [--data-dir ./data] [--log-level INFO]
+    mission-impractical serve [--host H] [--port 2222] [--data-dir DIR] [--public-name NAME]
                               [--host-key PATH] [--authorized-keys FILE] [--password PW]
+                              [--max-sessions 300] [--log-level INFO] [--log-format text]
+    mission-impractical status | backup FILE | restore FILE | prune --older-than 90d
+    mission-impractical kick WHO | ban WHO [--reason TEXT] | unban WHO
     mission-impractical simulate ...      (handed to engine.simulate)
+    mission-impractical --version
 
-Every ``serve`` option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
-MI_LOG_LEVEL, MI_HOST_KEY, MI_AUTHORIZED_KEYS, MI_PASSWORD (better than ``--password``,
-which other users of the machine can see in the process list).
+Every option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
+MI_PUBLIC_NAME, MI_HOST_KEY, MI_AUTHORIZED_KEYS, MI_PASSWORD (better than ``--password``,
+which other users of the machine can see in the process list), MI_MAX_SESSIONS,
+MI_LOG_LEVEL, MI_LOG_FORMAT. The data directory defaults to systemd's ``$STATE_DIRECTORY``
+when set, else ``$XDG_DATA_HOME/mission-impractical`` (``~/.local/share/mission-impractical``);
+the host key lives in it unless ``--host-key`` says otherwise.
 """
 
 from __future__ import annotations
@@ -17,14 +24,18 @@ import importlib
 import logging
 import os
 import signal
+import socket
 import sys
 from collections.abc import Callable, Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from server import host_tools
 from server.auth import AccessPolicy
 from server.context import AppFactory, SessionContext
 from server.host_keys import DEFAULT_HOST_KEY
+from server.oplog import LOG_FORMATS, configure_logging
 from server.ssh_server import RESTARTING, GameServer, ServerConfig, start_server
 
 log = logging.getLogger("server")
@@ -48,42 +59,117 @@ def invite_command(port: int, public_name: str) -> str:
     return f"ssh -t {public_name}" if port == 22 else f"ssh -t -p {port} {public_name}"
 
 
+HOST_KEY_NAME = "ssh_host_ed25519_key"
+
+
 def _env(name: str, default: str | None = None) -> str | None:
     value = os.environ.get(name)
     return value if value else default
 
 
+def version() -> str:
+    """The installed version (one number, in pyproject.toml)."""
+    try:
+        return metadata.version("mission-impractical")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
+def default_data_dir() -> Path:
+    """systemd's StateDirectory= when set, else the XDG data directory."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return Path(state.split(":")[0])
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "mission-impractical"
+
+
+def default_public_name() -> str:
+    """The machine's own name: what friends type after ``ssh`` unless told otherwise."""
+    return socket.gethostname() or "localhost"
+
+
+def host_key_path(options: argparse.Namespace) -> Path:
+    """``--host-key``, else the key in the data directory; a key left in ``./host_keys/``
+    by an older version is kept in use, so players' clients still recognise the server."""
+    if options.host_key is not None:
+        return Path(options.host_key)
+    in_data = options.data_dir / HOST_KEY_NAME
+    if not in_data.exists() and DEFAULT_HOST_KEY.exists():
+        log.info("using the host key from an older version at %s", DEFAULT_HOST_KEY.resolve())
+        return DEFAULT_HOST_KEY
+    return in_data
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The ``serve`` command line (``simulate`` passes its arguments straight on)."""
+    """The command line (``simulate`` passes its arguments straight on)."""
     parser = argparse.ArgumentParser(
-        prog="mission-impractical", description="Mission Impractical, over SSH."
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="run the SSH game server")
+        prog="mission-impractical", description="Mission Impractical, over SSH.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    data = argparse.ArgumentParser(add_help=False)
+    data.add_argument("--data-dir", type=Path,
+                      default=Path(_env("MI_DATA_DIR") or default_data_dir()),
+                      help=f"where the game journal and host key live (default "
+                           f"{default_data_dir()}) [MI_DATA_DIR]")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    serve = commands.add_parser("serve", parents=[data], help="run the SSH game server")
     serve.add_argument("--host", default=_env("MI_HOST", ""),
                        help="address to listen on (default: every address) [MI_HOST]")
     serve.add_argument("--port", type=int, default=int(_env("MI_PORT", "2222") or 2222),
                        help="port to listen on (default 2222; 0 picks one) [MI_PORT]")
-    serve.add_argument("--data-dir", type=Path, default=Path(_env("MI_DATA_DIR", "./data") or "."),
-                       help="where the game journal lives (default ./data) [MI_DATA_DIR]")
     serve.add_argument("--log-level", default=_env("MI_LOG_LEVEL", "INFO"),
                        choices=["DEBUG", "INFO", "WARNING", "ERROR"], type=str.upper,
                        help="how much to log (default INFO) [MI_LOG_LEVEL]")
-    serve.add_argument("--host-key", type=Path,
-                       default=Path(_env("MI_HOST_KEY", str(DEFAULT_HOST_KEY)) or "."),
-                       help=f"Ed25519 host key, made if missing (default {DEFAULT_HOST_KEY})"
-                            " [MI_HOST_KEY]")
+    serve.add_argument("--log-format", default=_env("MI_LOG_FORMAT", "text"),
+                       choices=LOG_FORMATS, type=str.lower,
+                       help="text lines, or one JSON object a line (default text)"
+                            " [MI_LOG_FORMAT]")
+    serve.add_argument("--host-key", type=Path, default=_env("MI_HOST_KEY"),
+                       help=f"Ed25519 host key, made if missing (default DATA_DIR/"
+                            f"{HOST_KEY_NAME}) [MI_HOST_KEY]")
     serve.add_argument("--authorized-keys", type=Path, default=_env("MI_AUTHORIZED_KEYS"),
                        help="let in only the public keys in this authorized_keys file"
                             " [MI_AUTHORIZED_KEYS]")
     serve.add_argument("--password", default=_env("MI_PASSWORD"),
                        help="a shared password everyone without a listed key must type"
                             " [MI_PASSWORD]")
-    serve.add_argument("--public-name", default=_env("MI_PUBLIC_NAME", "host"),
+    serve.add_argument("--public-name", default=_env("MI_PUBLIC_NAME") or default_public_name(),
                        help="the name friends type after ssh, shown beside table codes"
-                            " [MI_PUBLIC_NAME]")
+                            " (default: this machine's name) [MI_PUBLIC_NAME]")
+    serve.add_argument("--max-sessions", type=_positive,
+                       default=int(_env("MI_MAX_SESSIONS", "300") or 300),
+                       help="players connected at once; more are told the server is full"
+                            " (default 300) [MI_MAX_SESSIONS]")
     serve.add_argument("--app-factory", default=_env("MI_APP_FACTORY", DEFAULT_APP_FACTORY),
                        help="for development: module:function(hub) returning the app factory")
+    commands.add_parser("status", parents=[data],
+                        help="who is connected, open tables, bans (while the server runs, too)")
+    backup = commands.add_parser("backup", parents=[data],
+                                 help="a consistent copy of the database, safe while running")
+    backup.add_argument("file", type=Path, help="the copy to write (must not exist)")
+    restore = commands.add_parser("restore", parents=[data],
+                                  help="put a backup back in place (stop the server first)")
+    restore.add_argument("file", type=Path, help="a file written by backup")
+    prune = commands.add_parser("prune", parents=[data],
+                                help="forget old closed tables' move-by-move records")
+    prune.add_argument("--older-than", required=True, metavar="AGE",
+                       help="tables closed longer ago than this: 90d, 12h, 2w")
+    who = "a key fingerprint (SHA256:...) or an IP address or network"
+    kick = commands.add_parser("kick", parents=[data], help="disconnect someone, now")
+    kick.add_argument("who", help=who)
+    ban = commands.add_parser("ban", parents=[data],
+                              help="keep someone out (takes effect on the running server)")
+    ban.add_argument("who", help=who)
+    ban.add_argument("--reason", default="", help="a note for status")
+    unban = commands.add_parser("unban", parents=[data], help="lift a ban")
+    unban.add_argument("who", help=who)
     return parser
 
 
@@ -93,7 +179,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and args[0] == "simulate":
         return _simulate(args[1:])
     options = build_parser().parse_args(args)
-    return serve(options)
+    if options.command == "serve":
+        return serve(options)
+    return host_tool(options)
+
+
+def host_tool(options: argparse.Namespace) -> int:
+    """Run one of the host's tools; a refusal is one line on stderr and status 2."""
+    data_dir: Path = options.data_dir
+    out = sys.stdout
+    tools: dict[str, Callable[[], int]] = {
+        "status": lambda: host_tools.status(data_dir, out),
+        "backup": lambda: host_tools.backup(data_dir, options.file, out),
+        "restore": lambda: host_tools.restore(data_dir, options.file, out),
+        "prune": lambda: host_tools.prune(data_dir, options.older_than, out),
+        "kick": lambda: host_tools.kick(data_dir, options.who, out),
+        "ban": lambda: host_tools.ban(data_dir, options.who, options.reason, out),
+        "unban": lambda: host_tools.unban(data_dir, options.who, out),
+    }
+    try:
+        return tools[options.command]()
+    except host_tools.HostToolError as error:
+        print(f"mission-impractical {options.command}: {error}", file=sys.stderr)
+        return 2
 
 
 def _simulate(argv: list[str]) -> int:
@@ -104,12 +212,7 @@ def _simulate(argv: list[str]) -> int:
 
 def serve(options: argparse.Namespace) -> int:
     """Run the server until SIGTERM or SIGINT, then shut down gracefully; returns 0."""
-    logging.basicConfig(
-        level=options.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    if options.log_level != "DEBUG":
-        logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    configure_logging(options.log_level, options.log_format)
     try:
         return asyncio.run(_serve(options))
     except KeyboardInterrupt:  # before the signal handlers were in place
@@ -121,15 +224,24 @@ def _load_object(spec: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module_name), name)  # type: ignore[no-any-return]
 
 
-def _banner(server: GameServer) -> str:
+def _banner(server: GameServer, public_name: str) -> str:
     where = ", ".join(
         f"[{host}]:{port}" if ":" in host else f"{host}:{port}" for host, port in server.addresses
     )
+    join = f"ssh {public_name}" if server.port == 22 else f"ssh -p {server.port} {public_name}"
     return (
-        f"Mission Impractical is listening on {where}\n"
+        f"Mission Impractical {version()} is listening on {where}\n"
         f"Host key fingerprint: {server.host_key_fingerprint}\n"
-        f"Players join with: ssh -p {server.port} <this host>"
+        f"Players join with: {join}"
     )
+
+
+def _announce_new_key(path: Path, fingerprint: str) -> None:
+    """A new host key means every player's ssh will warn once: say so loudly."""
+    log.warning("NEW HOST KEY generated at %s: %s. Players who connected before will see "
+                "a warning that the host key changed; tell them this fingerprint. If you "
+                "did not expect a new key, restore the old key file and restart.",
+                path.resolve(), fingerprint)
 
 
 async def _serve(options: argparse.Namespace) -> int:
@@ -147,30 +259,41 @@ async def _serve(options: argparse.Namespace) -> int:
             factory = make(hub, invite_command(options.port, options.public_name))
         else:
             factory = make(hub)
+        key_path = host_key_path(options)
+        new_key = not key_path.exists()
         config = ServerConfig(
             host=options.host,
             port=options.port,
-            host_key_path=options.host_key,
+            host_key_path=key_path,
             access=AccessPolicy.from_options(options.authorized_keys, options.password),
+            max_sessions=options.max_sessions,
         )
         server = await start_server(factory, config)
+        if new_key:
+            _announce_new_key(key_path, server.host_key_fingerprint)
+        database = getattr(hub.journal, "connection", None)
+        if database is not None:  # status, kick and ban work through it
+            server.host.attach(database, lambda: server.sessions)
         hub.resume_timers()  # restored tables: absent players get their full grace again
-        print(_banner(server), flush=True)
-        await _until_signalled()
+        stop = _stop_on_signals()  # before the banner: whoever read it may signal at once
+        print(_banner(server, options.public_name), flush=True)
+        await stop.wait()
         log.info("shutting down: telling %d players", len(server.sessions))
         await server.close(RESTARTING)
+        server.host.close()
     finally:
         hub.close()
         log.info("journal closed")
     return 0
 
 
-async def _until_signalled() -> None:
+def _stop_on_signals() -> asyncio.Event:
+    """An event set by SIGTERM or SIGINT."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    await stop.wait()
+    return stop
 
 
 if __name__ == "__main__":

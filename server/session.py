@@ -84,6 +84,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._command: str | None = None
         self._lost = False
         self._grace: asyncio.TimerHandle | None = None
+        self.refusal: str | None = None
+        """What this session was refused with (shown to the player), if it was."""
 
     # -- asyncssh callbacks --------------------------------------------------------------
 
@@ -109,7 +111,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return False
 
     def session_started(self) -> None:
-        refusal = self._refusal()
+        refusal = self.refusal = self._refusal()
         if refusal is not None:
             self._refuse(refusal)
             return

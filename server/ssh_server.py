@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,13 +24,18 @@ from server.algorithms import algorithm_options
 from server.app_guard import TaskFactory, configure_process
 from server.auth import AccessPolicy, Identity, fingerprint
 from server.context import AppFactory
+from server.host_control import BANNED, HostControl
 from server.host_keys import DEFAULT_HOST_KEY, load_or_create_host_key
 from server.limits import SessionLimits
-from server.session import GameSession
+from server.oplog import auth_failed, connection_line
+from server.session import NEEDS_TERMINAL, NOT_A_CODE, SERVER_FULL, GameSession
 
 log = logging.getLogger(__name__)
 
 RESTARTING = "The Mission Impractical server is restarting. Reconnect in a minute to carry on."
+REFUSAL_REASONS = {NEEDS_TERMINAL: "no terminal", SERVER_FULL: "server full",
+                   NOT_A_CODE: "not a table code"}
+"""What the operator's log says for each refusal a player is shown."""
 SERVER_VERSION = "MissionImpractical_0.1"
 
 
@@ -62,6 +68,10 @@ class _Connection(asyncssh.SSHServer):
         self._identity = Identity()
         self._conn: asyncssh.SSHServerConnection | None = None
         self._peer = "?"
+        self._since = time.monotonic()
+        self._opened: list[GameSession] = []
+        self._refusal = "left before logging in"
+        self._authed = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -72,9 +82,40 @@ class _Connection(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._conn is not None:
             self._game.connections.discard(self._conn)
+        self._log_outcome()
+
+    def _log_outcome(self) -> None:
+        """The connection's one closing line in the operator's log."""
+        key = self._identity.key if self._authed else None
+        if any(session.terminal is not None for session in self._opened):
+            connection_line("left", self._peer, self._identity.username, key,
+                            seconds=time.monotonic() - self._since)
+            return
+        refusals = [REFUSAL_REASONS.get(s.refusal or "", "no session") for s in self._opened]
+        connection_line("refused", self._peer, self._identity.username, key,
+                        authenticated=self._authed, reason=", ".join(refusals) or self._refusal)
+
+    def hang_up(self) -> None:
+        """Disconnect this client (after a kick or a ban)."""
+        if self._conn is not None:
+            self._conn.close()
+
+    def _keep_out(self, player_id: str | None) -> bool:
+        """Disconnect a banned client with a short message; True if it was."""
+        ban = self._game.host.ban_on(self._peer, player_id)
+        if ban is None or self._conn is None:
+            return False
+        self._refusal = f"banned ({ban})"
+        self._conn.disconnect(asyncssh.DISC_HOST_NOT_ALLOWED_TO_CONNECT, BANNED)
+        return True
+
+    def auth_completed(self) -> None:
+        self._authed = True
+        self._refusal = "no session"
 
     def begin_auth(self, username: str) -> bool:
         self._identity.username = username
+        self._keep_out(None)
         return True
 
     def public_key_auth_supported(self) -> bool:
@@ -82,7 +123,10 @@ class _Connection(asyncssh.SSHServer):
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         key_fingerprint = fingerprint(key)
+        if self._keep_out(f"key:{key_fingerprint}"):
+            return False
         if not self._game.config.access.key_allowed(key_fingerprint):
+            self._refusal = "key not allowed"
             return False
         self._identity.proved_key(key_fingerprint)
         return True
@@ -112,6 +156,8 @@ class _Connection(asyncssh.SSHServer):
         if self._game.config.access.password_ok(attempt):
             self._identity.proved_nothing()
             return True
+        auth_failed(self._peer, self._identity.username, "wrong password")
+        self._refusal = "wrong password"
         return False
 
     def session_requested(self) -> GameSession | bool:
@@ -119,7 +165,9 @@ class _Connection(asyncssh.SSHServer):
         if open_here >= self._game.config.sessions_per_connection:
             log.info("%s: refused another session on the same connection", self._peer)
             return False
-        return GameSession(self._game, self._identity.player(), self._peer, connection=self)
+        session = GameSession(self._game, self._identity.player(), self._peer, connection=self)
+        self._opened.append(session)
+        return session
 
     # connection_requested, server_requested (port forwarding), unix_*, tun/tap:
     # asyncssh's defaults refuse them all.
@@ -139,6 +187,8 @@ class GameServer:
         self._host_key = host_key
         self._listener: asyncssh.SSHAcceptor | None = None
         self._closing = False
+        self.host = HostControl()
+        """Bans, kicks and the record of who is connected (see server.host_control)."""
 
     async def _listen(self) -> None:
         config = self.config
@@ -190,11 +240,13 @@ class GameServer:
 
     def session_began(self, session: GameSession) -> None:
         self.sessions.add(session)
-        log.info("%s: %s joined (%d playing)", session.peer, session.player.id, len(self.sessions))
+        key = session.player.id[4:] if session.player.id.startswith("key:") else None
+        connection_line("joined", session.peer, session.player.name, key)
+        self.host.session_began(session)
 
     def session_ended(self, session: GameSession) -> None:
         self.sessions.discard(session)
-        log.info("%s: %s left (%d playing)", session.peer, session.player.id, len(self.sessions))
+        self.host.session_ended(session)
 
     # -- shutdown --------------------------------------------------------------------------
 

@@ -514,12 +514,12 @@ def test_an_unwritable_data_directory_is_reported(tmp_path: Path) -> None:
 # --- schema versions -------------------------------------------------------------------------
 
 
-def test_an_empty_v0_database_becomes_v1(tmp_path: Path) -> None:
+def test_an_empty_v0_database_gets_the_current_schema(tmp_path: Path) -> None:
     path = tmp_path / DB_NAME
     sqlite3.connect(path).close()  # an empty SQLite file: user_version 0, no tables
     with open_journal(tmp_path) as journal:
         db = journal.connection
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert db.execute("PRAGMA user_version").fetchone()[0] == journal_mod.schema_version()
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert {"tables", "records", "games", "game_players"} <= names
     assert not list(tmp_path.glob("*.bak"))  # nothing to keep from an empty file
@@ -533,20 +533,21 @@ def _to_v2(db: sqlite3.Connection) -> None:
 
 def test_an_older_database_is_upgraded_in_place_with_a_backup(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with open_journal(tmp_path) as journal:  # written by the v1 server
+    now = journal_mod.schema_version()
+    with open_journal(tmp_path) as journal:  # written by today's server
         journal.record("ABCD", 1, "create", {"seed": "s", "host": "h", "options": {}})
         journal.record("ABCD", 2, "chat", {"seat": 0, "text": "hé"})
     monkeypatch.setattr(journal_mod, "MIGRATIONS", [*journal_mod.MIGRATIONS, _to_v2])
     with open_journal(tmp_path) as journal:
         db = journal.connection
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == now + 1
         assert [r[1] for r in journal.records()] == [1, 2]
         sizes = [r[0] for r in db.execute("SELECT size FROM records ORDER BY seq")]
         assert sizes[1] == len(json.dumps({"seat": 0, "text": "hé"}, ensure_ascii=False,
                                           separators=(",", ":")))
         journal.record("ABCD", 3, "chat", {"seat": 0, "text": "after"})
-    backup = sqlite3.connect(tmp_path / f"{DB_NAME}.v1.bak")
-    assert backup.execute("PRAGMA user_version").fetchone()[0] == 1
+    backup = sqlite3.connect(tmp_path / f"{DB_NAME}.v{now}.bak")
+    assert backup.execute("PRAGMA user_version").fetchone()[0] == now
     assert backup.execute("SELECT count(*) FROM records").fetchone()[0] == 2
     backup.close()
 
@@ -560,13 +561,14 @@ def test_a_failed_upgrade_leaves_the_file_as_it_was(
         db.execute("ALTER TABLE records ADD COLUMN note TEXT")
         db.execute("SELECT no_such_column FROM records")
 
+    now = journal_mod.schema_version()
     monkeypatch.setattr(journal_mod, "MIGRATIONS", [*journal_mod.MIGRATIONS, broken])
-    with pytest.raises(JournalError, match=r"cannot upgrade .* from schema 1 to 2"):
+    with pytest.raises(JournalError, match=rf"cannot upgrade .* from schema {now} to {now + 1}"):
         open_journal(tmp_path)
     monkeypatch.undo()
     with open_journal(tmp_path) as journal:
         db = journal.connection
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert db.execute("PRAGMA user_version").fetchone()[0] == now
         assert "note" not in {r[1] for r in db.execute("PRAGMA table_info(records)")}
         assert [r[2] for r in journal.records()] == ["create"]
 

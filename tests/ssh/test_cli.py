@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
+import socket
 import stat
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -46,11 +49,12 @@ def test_simulate_is_handed_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> No
     assert seen == [["--games", "2"]]
 
 
-async def _start(tmp_path: Path) -> tuple[asyncio.subprocess.Process, int, str]:
+async def _start(tmp_path: Path, *extra: str) -> tuple[asyncio.subprocess.Process, int, str]:
+    key = ("--host-key", str(tmp_path / "host_keys" / "key")) if not extra else ()
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-        "--host-key", str(tmp_path / "host_keys" / "key"), "--data-dir", str(tmp_path / "data"),
-        "--app-factory", "tests.ssh.apps:make_counter_factory",
+        *key, "--data-dir", str(tmp_path / "data"),
+        "--app-factory", "tests.ssh.apps:make_counter_factory", *extra,
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     assert process.stdout is not None
@@ -105,3 +109,93 @@ def test_a_damaged_database_is_reported_and_left_alone(tmp_path: Path,
 def test_the_invite_names_the_port_unless_it_is_22() -> None:
     assert cli.invite_command(22, "game.example.com") == "ssh -t game.example.com"
     assert cli.invite_command(2222, "game.example.com") == "ssh -t -p 2222 game.example.com"
+
+
+def test_version_is_the_one_in_pyproject(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert capsys.readouterr().out.strip() == f"mission-impractical {version}"
+
+
+def test_by_default_friends_are_told_the_machines_own_name(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MI_PUBLIC_NAME", raising=False)
+    options = cli.build_parser().parse_args(["serve"])
+    assert options.public_name == socket.gethostname() != "host"
+
+
+def test_the_data_dir_follows_systemd_then_xdg(monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path) -> None:
+    monkeypatch.delenv("MI_DATA_DIR", raising=False)
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert cli.build_parser().parse_args(["status"]).data_dir == tmp_path / "xdg" / \
+        "mission-impractical"
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/mission-impractical")
+    assert cli.build_parser().parse_args(["serve"]).data_dir == \
+        Path("/var/lib/mission-impractical")
+
+
+def test_max_sessions_is_a_setting_and_must_be_positive(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("MI_MAX_SESSIONS", "40")
+    assert cli.build_parser().parse_args(["serve"]).max_sessions == 40
+    assert cli.build_parser().parse_args(["serve", "--max-sessions", "7"]).max_sessions == 7
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["serve", "--max-sessions", "0"])
+    assert "must be 1 or more" in capsys.readouterr().err
+
+
+def test_an_older_versions_host_key_is_kept_in_use(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    options = cli.build_parser().parse_args(["serve", "--data-dir", "data"])
+    assert cli.host_key_path(options) == Path("data") / cli.HOST_KEY_NAME
+    legacy = tmp_path / "host_keys" / "ssh_host_ed25519_key"
+    legacy.parent.mkdir()
+    legacy.write_text("an old key")
+    assert cli.host_key_path(options).resolve() == legacy
+
+
+@pytest.mark.xdist_group("cli")
+async def test_a_new_host_key_goes_in_the_data_dir_and_is_announced_once(
+        tmp_path: Path) -> None:
+    process, port, fingerprint = await _start(tmp_path, "--max-sessions", "1",
+                                              "--public-name", "game.example.com")
+    first = await TermClient.connect(port)
+    await first.wait_for("len: 0")
+    second = await TermClient.connect(port)
+    await second.wait_closed()
+    assert b"full" in bytes(second.stderr)  # --max-sessions 1 took effect
+    process.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(process.wait(), 15) == 0
+    assert process.stderr is not None
+    log = (await process.stderr.read()).decode()
+    assert f"NEW HOST KEY generated at {tmp_path / 'data' / 'ssh_host_ed25519_key'}" in log
+    assert fingerprint in log
+    again, _, same = await _start(tmp_path, "--public-name", "game.example.com")
+    again.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(again.wait(), 15) == 0
+    assert again.stderr is not None
+    assert "NEW HOST KEY" not in (await again.stderr.read()).decode()
+    assert same == fingerprint
+
+
+@pytest.mark.xdist_group("cli")
+async def test_the_start_up_line_names_the_public_name_and_json_logs_are_json(
+        tmp_path: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+        "--data-dir", str(tmp_path / "data"), "--public-name", "game.example.com",
+        "--log-format", "json",
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    lines = [(await asyncio.wait_for(process.stdout.readline(), 20)).decode() for _ in range(3)]
+    process.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(process.wait(), 15) == 0
+    port = int(lines[0].rsplit(":", 1)[1])
+    assert lines[2].strip() == f"Players join with: ssh -p {port} game.example.com"
+    logged = [json.loads(line) for line in (await process.stderr.read()).decode().splitlines()]
+    assert logged[-1]["message"] == "journal closed" and logged[-1]["level"] == "INFO"

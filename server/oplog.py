@@ -1,0 +1,100 @@
+"""The operator's log: how the server's log is set up, and one line per connection.
+
+Connection lines go to the ``connections`` logger in a stable format (documented in
+docs/hosting.md; the fail2ban filter in contrib/ depends on it)::
+
+    connection from 203.0.113.9 port 51234 user "alice" key SHA256:abc...: joined
+    connection from 203.0.113.9 port 51234 user "alice" key SHA256:abc...: left after 42 s
+    connection from 203.0.113.9 port 51234 user "bob" guest: refused: no terminal
+    auth failed from 203.0.113.9 port 51234 user "mallory": wrong password
+
+User names are written as JSON strings (quotes and control characters escaped), so a name
+can never forge the start of another line or the address fail2ban reads.
+``--log-format json`` writes one JSON object a line instead, with the same facts as fields.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+log = logging.getLogger("connections")
+
+LOG_FORMATS = ("text", "json")
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: time (UTC, ISO 8601), level, logger, message, and for
+    connection lines ``event``, ``address``, ``port``, ``user``, ``key`` (or null for a
+    guest), ``outcome``, ``seconds``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, tz=UTC).isoformat(
+                timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        entry.update(getattr(record, "fields", {}))
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def configure_logging(level: str, log_format: str = "text") -> None:
+    """Log to stderr at ``level`` in ``log_format`` (``text`` or ``json``)."""
+    handler = logging.StreamHandler(sys.stderr)
+    if log_format == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter(TEXT_FORMAT))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    if level != "DEBUG":
+        logging.getLogger("asyncssh").setLevel(logging.WARNING)
+
+
+def split_peer(peer: str) -> tuple[str, int]:
+    """``"203.0.113.9:51234"`` (or ``"::1:51234"``) -> address and port."""
+    address, _, port = peer.rpartition(":")
+    return (address or peer), int(port) if port.isdigit() else 0
+
+
+def _who(peer: str, user: str, key: str | None, authenticated: bool) -> tuple[str, dict[str, Any]]:
+    address, port = split_peer(peer)
+    name = json.dumps(user, ensure_ascii=True)
+    identity = f"key {key}" if key else ("guest" if authenticated else "not logged in")
+    fields = {"address": address, "port": port, "user": user, "key": key,
+              "guest": authenticated and not key}
+    return f"from {address} port {port} user {name} {identity}", fields
+
+
+def connection_line(event: str, peer: str, user: str, key: str | None, *,
+                    authenticated: bool = True, seconds: float | None = None,
+                    reason: str = "") -> None:
+    """Log one connection's ``event``: ``joined``, ``left`` (after ``seconds``) or
+    ``refused`` (because of ``reason``)."""
+    who, fields = _who(peer, user, key, authenticated)
+    outcome = {"joined": "joined", "left": f"left after {round(seconds or 0)} s",
+               "refused": f"refused: {reason}"}[event]
+    fields.update(event=event, outcome=outcome)
+    if seconds is not None:
+        fields["seconds"] = round(seconds, 1)
+    if reason:
+        fields["reason"] = reason
+    log.info("connection %s: %s", who, outcome, extra={"fields": fields})
+
+
+def auth_failed(peer: str, user: str, reason: str) -> None:
+    """One failed login attempt, in the format fail2ban's filter reads."""
+    address, port = split_peer(peer)
+    name = json.dumps(user, ensure_ascii=True)
+    log.warning("auth failed from %s port %d user %s: %s", address, port, name, reason,
+                extra={"fields": {"event": "auth_failed", "address": address, "port": port,
+                                  "user": user, "reason": reason}})
