@@ -14,6 +14,7 @@ from typing import ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
@@ -47,7 +48,7 @@ class Lines(CachedLines):
     def content_of(self, line: Line) -> Content:
         parts: list[str | tuple[str, object]] = []
         for text, role in line:
-            parts.append((text, self.get_visual_style(f"lines--{role}")) if role else text)
+            parts.append((text, self.component_style(f"lines--{role}")) if role else text)
         return Content.assemble(*parts)  # type: ignore[arg-type]
 
 
@@ -130,7 +131,8 @@ class ItemGrid(CachedLines, can_focus=True):
 
     view: reactive[View | None] = reactive(None, init=False, repaint=False)
     """The seat's game view; only the fields the grid draws are compared (see watch)."""
-    cursor_row: reactive[int] = reactive(0, init=False)
+    cursor_row: reactive[int] = reactive(0, init=False, repaint=False)
+    """The lead's cursor row; its watcher repaints just the rows that change."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -147,6 +149,19 @@ class ItemGrid(CachedLines, can_focus=True):
         if drawn != self._drawn:
             self._drawn = drawn
             self._show()
+
+    def show_title(self, title: str) -> None:
+        """Set the border title, repainting only the border's row (assigning
+        ``border_title`` repaints the whole grid, and it changes with every pick)."""
+        current = self._border_title
+        if current is not None and current.plain == title:
+            return
+        self._border_title = Content(title)
+        if self.is_mounted:
+            x, y = self.content_offset
+            self.refresh(Region(-x, -y, self.size.width, 1))
+        else:
+            self.refresh()
 
     @property
     def can_pick(self) -> bool:
@@ -235,7 +250,7 @@ class ItemGrid(CachedLines, can_focus=True):
         self._show()
 
     def _style(self, name: str) -> object:
-        return self.get_visual_style(f"grid--{name}")
+        return self.component_style(f"grid--{name}")
 
     def _chosen_line(self, view: View) -> Content:
         parts: list[object] = [("Chosen: ", self._style("header"))]
@@ -272,7 +287,7 @@ class ItemGrid(CachedLines, can_focus=True):
                 elif column < len(view.picks) or view.phase is not Phase.PICKING:
                     text, style = " " + item, "spent"
                 elif column == current:
-                    text, style = "▼" + item if not self._has_header else " " + item, "current"
+                    text, style = " " + item, "current"
                 else:
                     text, style = " " + item, ""
                 # No gap between cells: the next cell's marker column is the gap.

@@ -39,6 +39,7 @@ class CachedLines(Widget):
         self._contents: list[Content] = []
         self._strips: dict[tuple[object, ...], Strip] = {}
         self._strip_width = -1
+        self._role_styles: dict[str, object] = {}
 
     def show_contents(self, contents: Sequence[Content]) -> None:
         """Show ``contents`` (one per line); repaint only the lines that changed."""
@@ -69,6 +70,15 @@ class CachedLines(Widget):
         """Colours come from CSS: a style change (theme, a class) redraws every line."""
         super().notify_style_update()
         self._strips.clear()
+        self._role_styles.clear()
+
+    def component_style(self, name: str) -> object:
+        """The style of component class ``name``, looked up once per style change
+        (``get_visual_style`` walks the stylesheet's rules on every call)."""
+        style = self._role_styles.get(name)
+        if style is None:
+            style = self._role_styles[name] = self.get_visual_style(name)
+        return style
 
     def render_line(self, y: int) -> Strip:
         width = self.content_size.width

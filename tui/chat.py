@@ -85,7 +85,7 @@ class TailLog(CachedLines):
         return Content(str(entry))
 
     def style(self, name: str) -> object:
-        return self.get_visual_style(f"tail--{name}")
+        return self.component_style(f"tail--{name}")
 
     def _wrap(self, entry: object, width: int) -> list[Content]:
         if width != self._wrapped_width:

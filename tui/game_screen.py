@@ -154,9 +154,7 @@ class GameScreen(TableStage):
         self._players.lines = board_text.score_lines(view)
         grid = self._grid
         grid.view = game
-        title = board_text.grid_title(game)
-        if old is None or old.game is None or board_text.grid_title(old.game) != title:
-            grid.border_title = title  # setting a title always repaints: only on a change
+        grid.show_title(board_text.grid_title(game))
         if old is not None and old.game is not None and old.game.round != game.round:
             grid.cursor_row = 0
         # reveals (or the round's points) first, then what this seat does next, just above

@@ -119,7 +119,7 @@ async def test_at_80_columns_h_shows_past_games_in_place_of_the_tables_and_back(
         assert not panel.display and tables.has_focus
 
 
-async def test_history_is_read_when_the_lobby_is_shown_not_on_every_lobby_change(
+async def test_history_is_read_when_it_is_shown_not_on_every_lobby_change(
         hub: Hub) -> None:
     app = MissionApp(hub, Player("key:ann", "Ann"))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -146,6 +146,9 @@ async def test_history_is_read_when_the_lobby_is_shown_not_on_every_lobby_change
         session.leave()
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
+        assert asked == []  # at 80 columns past games are behind h: read when shown
+        await pilot.press("h")
+        await settle(pilot)
         assert len(asked) == 1
         assert f"table {code}" in text(app, "#history-recent")
 
