@@ -1,0 +1,425 @@
+"""Play: the real server, over real SSH, with tables of four playing at a person's pace.
+
+This process starts ``mission-impractical serve`` (the real server, its real screens, a
+fresh data dir) and is every player: one asyncssh client per session with a PTY, reading
+its screen with pyte when it has to decide (the way a person glances at the screen).
+
+For each size (50, 100, 200 and 400 sessions by default) it:
+
+1. connects the sessions, a few at a time, timing each first screen (connect to the whole
+   lobby, or to the table for those who type ``ssh -t host CODE``);
+2. seats them at tables of four (one creates the table, three join with its code), the host
+   starts the game, and a few sessions stay in the lobby typing a table code;
+3. plays for ``--seconds``: a lead picks every ``--pace`` seconds or so, guessers hide
+   their guesses, type their plans key by key and reveal, someone chats now and then;
+4. prints first screen p50/p95, pick -> other seats' screens p50/p95/p99 (from the key
+   leaving the lead's client to the first byte of the pick reaching each other seat),
+   key echo in the lobby p50/p95, the server's CPU and RSS per session, and bytes per move,
+   each beside its target.
+
+    python -m bench.play [--sessions 50,100,200,400] [--seconds 40] [--pace 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pyte
+
+SCREEN = (100, 30)
+PICKED = "●".encode()
+LOBBY = b"the lobby"
+TABLE = re.compile(r"table ([A-Z]{4})")
+TARGETS_MS = {"pick p95": 50.0, "echo p95": 50.0, "first screen p50": 80.0}
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+# -- one player ------------------------------------------------------------------------------
+
+
+class Player(asyncssh.SSHClientSession[bytes]):
+    """One terminal: raw bytes as they come, a pyte screen read on demand."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.screen = pyte.Screen(*SCREEN)
+        self.stream = pyte.ByteStream(self.screen)
+        self.pending = bytearray()
+        self.received = 0
+        self.first_screen_at: float | None = None
+        self.waiting_for: bytes | None = None
+        self.watch: list[tuple[float, bytes, list[float]]] = []  # (since, needle, into)
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.closed = asyncio.Event()
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        now = time.monotonic()
+        self.received += len(data)
+        self.pending += data
+        if self.first_screen_at is None and self.waiting_for is not None \
+                and self.waiting_for in self.pending:
+            self.first_screen_at = now
+        if self.watch:
+            keep = []
+            for since, needle, into in self.watch:
+                if needle in data or not needle:
+                    into.append((now - since) * 1000)
+                else:
+                    keep.append((since, needle, into))
+            self.watch = keep
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+
+    def text(self) -> str:
+        if self.pending:
+            self.stream.feed(bytes(self.pending))
+            self.pending.clear()
+        return "\n".join(self.screen.display)
+
+    def send(self, data: str) -> None:
+        if self.chan is not None and not self.chan.is_closing():
+            self.chan.write(data.encode())
+
+    def expect(self, needle: bytes, into: list[float]) -> None:
+        """Time from now to the first chunk containing ``needle`` (b"": any byte)."""
+        self.watch.append((time.monotonic(), needle, into))
+
+
+async def connect(port: int, name: str, key: asyncssh.SSHKey, command: str | None,
+                  waiting_for: bytes) -> tuple[Player, float]:
+    """Connect ``name``; returns the player and the seconds to its first full screen."""
+    player = Player(name)
+    player.waiting_for = waiting_for
+    start = time.monotonic()
+    player.conn = await asyncssh.connect(
+        "127.0.0.1", port, username=name, known_hosts=None, client_keys=[key],
+        agent_path=None, config=None)
+    player.chan, _ = await player.conn.create_session(
+        lambda: player, command=command, term_type="xterm-256color", term_size=SCREEN,
+        encoding=None)
+    deadline = start + 60
+    while player.first_screen_at is None:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{name}: no first screen after 60 s")
+        await asyncio.sleep(0.005)
+    return player, player.first_screen_at - start
+
+
+# -- what a player does, at a person's pace -------------------------------------------------
+
+
+@dataclass
+class Figures:
+    first_screen: list[float] = field(default_factory=list)
+    pick: list[float] = field(default_factory=list)
+    echo: list[float] = field(default_factory=list)
+    picks: int = 0
+    moves: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class Seat:
+    """A seated player who looks at the screen every so often and does what it says."""
+
+    def __init__(self, player: Player, table: list[Seat], figures: Figures, pace: float,
+                 rng: random.Random) -> None:
+        self.player = player
+        self.table = table
+        self.figures = figures
+        self.pace = pace
+        self.rng = rng
+        self.measuring = False
+
+    async def type(self, text: str, per_key: float = 0.12) -> None:
+        for char in text:
+            self.player.send(char)
+            await asyncio.sleep(per_key * self.rng.uniform(0.6, 1.4))
+
+    async def run(self, until: float) -> None:
+        await asyncio.sleep(self.rng.uniform(0, self.pace))
+        while time.monotonic() < until and not self.player.closed.is_set():
+            await self.step()
+            await asyncio.sleep(self.pace * self.rng.uniform(0.7, 1.3))
+
+    async def step(self) -> None:
+        text = self.player.text()
+        if "Pick from column" in text:
+            others = [s for s in self.table if s is not self]
+            for other in others:
+                if self.measuring:
+                    other.player.expect(PICKED, self.figures.pick)
+            self.player.send(str(self.rng.randint(1, 4)))
+            self.figures.picks += self.measuring
+            self.figures.moves += self.measuring
+        elif "Hide your guess" in text or "hide a guess" in text:
+            self.player.send(str(self.rng.randint(1, 4)))
+            self.figures.moves += self.measuring
+        elif "Your turn to reveal" in text or "Your turn: reveal the task" in text:
+            await self.type(self.rng.choice(["we use all of it", "glue, then run",
+                                             "the cheese goes first"]))
+            self.player.send("\r")
+            self.figures.moves += self.measuring
+        elif "Name the best plan" in text:
+            self.player.send("1")
+            self.figures.moves += self.measuring
+        elif "for the next round" in text:
+            self.player.send("\r")
+        elif self.rng.random() < 0.08:  # a word in the chat now and then
+            self.player.send("c")
+            await asyncio.sleep(0.3)
+            await self.type("ha")
+            self.player.send("\r")
+            await asyncio.sleep(0.2)
+            self.player.send("\x1b")
+
+
+class LobbyTypist:
+    """Someone in the lobby typing a table code, key by key: each key's echo is timed."""
+
+    def __init__(self, player: Player, figures: Figures, rng: random.Random) -> None:
+        self.player = player
+        self.figures = figures
+        self.rng = rng
+        self.measuring = False
+
+    async def run(self, until: float) -> None:
+        self.player.send("j")
+        await asyncio.sleep(0.3)
+        typed = 0
+        while time.monotonic() < until and not self.player.closed.is_set():
+            key = "\x7f" if typed >= 3 else self.rng.choice("QWXZ")
+            typed = typed - 1 if key == "\x7f" else typed + 1
+            if self.measuring:
+                self.player.expect(b"", self.figures.echo)
+            self.player.send(key)
+            await asyncio.sleep(self.rng.uniform(0.25, 0.6))
+
+
+# -- the server ------------------------------------------------------------------------------
+
+
+class Server:
+    """``mission-impractical serve`` in a subprocess, on a free port, with its own data."""
+
+    def __init__(self, sessions: int, extra: list[str]) -> None:
+        self.dir = tempfile.TemporaryDirectory(prefix="mi-bench-")
+        self.sessions = sessions
+        self.extra = extra
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.port = 0
+
+    def start(self) -> None:
+        exe = Path(sys.executable).with_name("mission-impractical")
+        command = [str(exe), "serve", "--host", "127.0.0.1", "--port", "0",
+                   "--data-dir", self.dir.name, "--public-name", "localhost",
+                   "--max-sessions", str(self.sessions + 20), *self.extra]
+        log = open(Path(self.dir.name) / "server.log", "wb")  # noqa: SIM115
+        self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        deadline = time.monotonic() + 60
+        text = ""
+        while time.monotonic() < deadline:
+            text = (Path(self.dir.name) / "server.log").read_text(errors="replace")
+            found = re.search(r"listening on .*?:(\d+)", text)
+            if found:
+                self.port = int(found.group(1))
+                return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError(f"the server did not start:\n{text[-2000:]}")
+
+    def cpu_seconds(self) -> float:
+        assert self.proc is not None
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    def rss_mb(self) -> float:
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.dir.cleanup()
+
+
+# -- one run ---------------------------------------------------------------------------------
+
+
+async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
+                   seed: int) -> dict[str, float]:
+    rng = random.Random(seed)
+    figures = Figures()
+    server = Server(sessions, extra)
+    server.start()
+    players: list[Player] = []
+    try:
+        typists_n = max(2, sessions // 25)
+        tables_n = (sessions - typists_n) // 4
+        rss_before = server.rss_mb()
+        keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions)]
+        gate = asyncio.Semaphore(8)  # people arrive a few at a time
+
+        async def arrive(name: str, key: asyncssh.SSHKey, command: str | None,
+                         marker: bytes) -> Player:
+            async with gate:
+                player, took = await connect(server.port, name, key, command, marker)
+            figures.first_screen.append(took * 1000)
+            players.append(player)
+            return player
+
+        async def seat_table(t: int) -> list[Seat]:
+            host = await arrive(f"h{t}", keys[4 * t], None, LOBBY)
+            host.send("c")
+            code = None
+            for _ in range(500):
+                await asyncio.sleep(0.02)
+                found = TABLE.search(host.text())
+                if found:
+                    code = found.group(1)
+                    break
+            if code is None:
+                raise RuntimeError("the host's table never showed its code")
+            guests = [await arrive(f"p{t}x{k}", keys[4 * t + k], code, code.encode())
+                      for k in (1, 2, 3)]
+            table: list[Seat] = []
+            for player in (host, *guests):
+                table.append(Seat(player, table, figures, pace, random.Random(rng.random())))
+            for _ in range(500):
+                await asyncio.sleep(0.05)
+                if f"p{t}x3" in host.text():
+                    break
+            host.send("g")
+            return table
+
+        tables = await asyncio.gather(*(seat_table(t) for t in range(tables_n)))
+        typists = [LobbyTypist(await arrive(f"t{k}", keys[4 * tables_n + k], None, LOBBY),
+                               figures, random.Random(rng.random()))
+                   for k in range(typists_n)]
+        connected = len(players)
+        await asyncio.sleep(2.0)  # every table's first round under way
+        rss_seated = server.rss_mb()
+        until = time.monotonic() + seconds + 5
+        actors: list[Any] = [*(seat for table in tables for seat in table), *typists]
+        tasks = [asyncio.create_task(actor.run(until)) for actor in actors]
+        await asyncio.sleep(5)  # warm up: measure the steady state only
+        for actor in actors:
+            actor.measuring = True
+        received_before = sum(p.received for p in players)
+        cpu_before, wall_before = server.cpu_seconds(), time.monotonic()
+        await asyncio.gather(*tasks)
+        cpu = server.cpu_seconds() - cpu_before
+        wall = time.monotonic() - wall_before
+        received = sum(p.received for p in players) - received_before
+        return {
+            "sessions": connected,
+            "first screen p50": statistics.median(figures.first_screen),
+            "first screen p95": percentile(figures.first_screen, 95),
+            "pick p50": percentile(figures.pick, 50),
+            "pick p95": percentile(figures.pick, 95),
+            "pick p99": percentile(figures.pick, 99),
+            "picks timed": len(figures.pick),
+            "echo p50": percentile(figures.echo, 50),
+            "echo p95": percentile(figures.echo, 95),
+            "server CPU %": cpu / wall * 100,
+            "CPU ms/s per session": cpu / wall * 1000 / connected,
+            "RSS MB per session": (rss_seated - rss_before) / connected,
+            "KB per move": received / 1024 / max(1, figures.moves),
+        }
+    finally:
+        for player in players:
+            if player.conn is not None:
+                player.conn.abort()
+        server.stop()
+
+
+COLUMNS = [("sessions", "{:.0f}"), ("first screen p50", "{:.0f}"),
+           ("first screen p95", "{:.0f}"), ("pick p50", "{:.0f}"), ("pick p95", "{:.0f}"),
+           ("pick p99", "{:.0f}"), ("echo p50", "{:.0f}"), ("echo p95", "{:.0f}"),
+           ("server CPU %", "{:.0f}"), ("CPU ms/s per session", "{:.2f}"),
+           ("RSS MB per session", "{:.2f}"), ("KB per move", "{:.1f}")]
+
+
+def table(rows: list[dict[str, float]]) -> list[str]:
+    head = " | ".join(name for name, _ in COLUMNS)
+    lines = [f"| {head} |", "|" + "---|" * len(COLUMNS)]
+    for row in rows:
+        cells = " | ".join(fmt.format(row.get(name, float("nan"))) for name, fmt in COLUMNS)
+        lines.append(f"| {cells} |")
+    return lines
+
+
+def verdicts(rows: list[dict[str, float]]) -> list[str]:
+    out = []
+    for row in rows:
+        for name, target in TARGETS_MS.items():
+            value = row.get(name, float("nan"))
+            if not value <= target:
+                out.append(f"{row['sessions']:.0f} sessions: {name} {value:.0f} ms MISSES "
+                           f"its target of {target:.0f} ms")
+    return out or ["every figure within its target"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.play", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sessions", default="50,100,200,400")
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--pace", type=float, default=3.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--server-arg", action="append", default=[],
+                        help="passed to serve (e.g. --server-arg=--limit=...)")
+    options = parser.parse_args(argv)
+    rows = []
+    for size in (int(s) for s in options.sessions.split(",")):
+        print(f"... {size} sessions", flush=True)
+        try:
+            rows.append(asyncio.run(run_size(size, options.seconds, options.pace,
+                                             options.server_arg, options.seed)))
+        except Exception as error:  # report and go on with the next size
+            print(f"    {size} sessions failed: {error!r}", flush=True)
+            rows.append({"sessions": size})
+        with contextlib.suppress(Exception):
+            print("    " + table(rows[-1:])[-1], flush=True)
+    print("\nthe real server over SSH, tables of four at a person's pace (times in ms):")
+    for line in table(rows):
+        print(line)
+    for line in verdicts(rows):
+        print("  " + line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
