@@ -1,13 +1,16 @@
 """Play: the real server, over real SSH, with tables of four playing at a person's pace.
 
 This process starts ``mission-impractical serve`` (the real server, its real screens, a
-fresh data dir) and is every player: one asyncssh client per session with a PTY, reading
-its screen with pyte when it has to decide (the way a person glances at the screen).
+fresh data dir) and is every player: one asyncssh client per session with a PTY. A player
+decides from the newest instruction the server drew (the seat's own panel is redrawn on
+every change): a pyte screen per player cost the bench more CPU than the server, and the
+bench shares the machine with it. pyte still reads the table code off the host's screen.
 
 For each size (50, 100, 200 and 400 sessions by default) it:
 
-1. connects the sessions, a few at a time, timing each first screen (connect to the whole
-   lobby, or to the table for those who type ``ssh -t host CODE``);
+1. times ten first screens one at a time on the idle server (connect to the whole lobby),
+   then connects the sessions four at a time, timing each first screen (the lobby, or the
+   table for those who type ``ssh -t host CODE``) while the tables already seated play;
 2. seats them at tables of four (one creates the table, three join with its code), the host
    starts the game, and a few sessions stay in the lobby typing a table code;
 3. plays for ``--seconds``: a lead picks every ``--pace`` seconds or so, guessers hide
@@ -45,7 +48,7 @@ SCREEN = (100, 30)
 PICKED = "●".encode()
 LOBBY = b"the lobby"
 TABLE = re.compile(r"table ([A-Z]{4})")
-TARGETS_MS = {"pick p95": 50.0, "echo p95": 50.0, "first screen p50": 80.0}
+TARGETS_MS = {"pick p95": 50.0, "echo p95": 50.0, "idle first screen p50": 80.0}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -66,6 +69,7 @@ class Player(asyncssh.SSHClientSession[bytes]):
         self.screen = pyte.Screen(*SCREEN)
         self.stream = pyte.ByteStream(self.screen)
         self.pending = bytearray()
+        self.tail = bytearray()  # the newest output, where the newest instruction is
         self.received = 0
         self.first_screen_at: float | None = None
         self.waiting_for: bytes | None = None
@@ -78,6 +82,9 @@ class Player(asyncssh.SSHClientSession[bytes]):
         now = time.monotonic()
         self.received += len(data)
         self.pending += data
+        self.tail += data
+        if len(self.tail) > 32768:
+            del self.tail[:-16384]
         if self.first_screen_at is None and self.waiting_for is not None \
                 and self.waiting_for in self.pending:
             self.first_screen_at = now
@@ -99,12 +106,28 @@ class Player(asyncssh.SSHClientSession[bytes]):
             self.pending.clear()
         return "\n".join(self.screen.display)
 
+    def newest(self, phrases: tuple[str, ...]) -> str | None:
+        """Of ``phrases``, the one drawn last (None if none was drawn since ``forget``)."""
+        best, where = None, -1
+        for phrase in phrases:
+            at = self.tail.rfind(phrase.encode())
+            if at > where:
+                best, where = phrase, at
+        return best
+
+    def forget(self) -> None:
+        self.tail.clear()
+        self.pending.clear()
+
     def send(self, data: str) -> None:
         if self.chan is not None and not self.chan.is_closing():
             self.chan.write(data.encode())
 
     def expect(self, needle: bytes, into: list[float]) -> None:
-        """Time from now to the first chunk containing ``needle`` (b"": any byte)."""
+        """Time from now to the first chunk containing ``needle`` (b"": any byte). A
+        watch for the same thing still open is dropped: its move was refused (a lead who
+        picked on a stale instruction), and timing it to a later move would lie."""
+        self.watch = [w for w in self.watch if w[1] != needle]
         self.watch.append((time.monotonic(), needle, into))
 
 
@@ -165,35 +188,44 @@ class Seat:
             await asyncio.sleep(self.pace * self.rng.uniform(0.7, 1.3))
 
     async def step(self) -> None:
-        text = self.player.text()
-        if "Pick from column" in text:
-            others = [s for s in self.table if s is not self]
-            for other in others:
-                if self.measuring:
+        said = self.player.newest(INSTRUCTIONS)
+        if said in IDLE:
+            said = None
+        if said is not None:
+            self.player.forget()  # acted on: wait for the next instruction
+        if said == "Pick from column":
+            for other in self.table:
+                if other is not self and self.measuring:
                     other.player.expect(PICKED, self.figures.pick)
             self.player.send(str(self.rng.randint(1, 4)))
             self.figures.picks += self.measuring
             self.figures.moves += self.measuring
-        elif "Hide your guess" in text or "hide a guess" in text:
+        elif said in ("Hide your guess", "hide a guess"):
             self.player.send(str(self.rng.randint(1, 4)))
             self.figures.moves += self.measuring
-        elif "Your turn to reveal" in text or "Your turn: reveal the task" in text:
+        elif said in ("Your turn to reveal", "Your turn: reveal the task"):
             await self.type(self.rng.choice(["we use all of it", "glue, then run",
                                              "the cheese goes first"]))
             self.player.send("\r")
             self.figures.moves += self.measuring
-        elif "Name the best plan" in text:
+        elif said == "Name the best plan":
             self.player.send("1")
             self.figures.moves += self.measuring
-        elif "for the next round" in text:
+        elif said == "for the next round":
             self.player.send("\r")
-        elif self.rng.random() < 0.08:  # a word in the chat now and then
+        elif said is None and self.rng.random() < 0.08:  # a word in the chat now and then
             self.player.send("c")
             await asyncio.sleep(0.3)
             await self.type("ha")
             self.player.send("\r")
-            await asyncio.sleep(0.2)
-            self.player.send("\x1b")
+
+
+INSTRUCTIONS = ("Pick from column", "Hide your guess", "hide a guess", "Your turn to reveal",
+                "Your turn: reveal the task", "Name the best plan", "for the next round",
+                "Waiting for", "Your guess is hidden", "Listen:", "Wait:", "Stop token placed",
+                "holds the stop token", "All four items are down", "reveals next")
+IDLE = {"Waiting for", "Your guess is hidden", "Listen:", "Wait:", "Stop token placed",
+        "holds the stop token", "All four items are down", "reveals next"}
 
 
 class LobbyTypist:
@@ -224,21 +256,28 @@ class LobbyTypist:
 class Server:
     """``mission-impractical serve`` in a subprocess, on a free port, with its own data."""
 
-    def __init__(self, sessions: int, extra: list[str]) -> None:
+    def __init__(self, sessions: int, extra: list[str], checkout: Path | None = None) -> None:
         self.dir = tempfile.TemporaryDirectory(prefix="mi-bench-")
         self.sessions = sessions
         self.extra = extra
+        self.checkout = checkout
+        """Another checkout of the project to serve from (the baseline), or None."""
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
 
     def start(self) -> None:
-        exe = Path(sys.executable).with_name("mission-impractical")
-        command = [str(exe), "serve", "--host", "127.0.0.1", "--port", "0",
-                   "--data-dir", self.dir.name, "--public-name", "localhost",
-                   "--max-sessions", str(self.sessions + 20), *self.extra]
+        command = [sys.executable, "-c", "import sys; from server.cli import main; "
+                   "sys.exit(main(sys.argv[1:]))", "serve", "--host", "127.0.0.1",
+                   "--port", "0", "--data-dir", self.dir.name, "--public-name", "localhost"]
+        env = dict(os.environ)
+        if self.checkout is None:
+            command += ["--max-sessions", str(self.sessions + 20), *self.extra]
+        else:  # an older server: its own code first on the path, its own settings
+            env["PYTHONPATH"] = str(self.checkout)
         log = open(Path(self.dir.name) / "server.log", "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+                                     start_new_session=True, env=env,
+                                     cwd=self.checkout or self.dir.name)
         deadline = time.monotonic() + 60
         text = ""
         while time.monotonic() < deadline:
@@ -279,10 +318,10 @@ class Server:
 
 
 async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
-                   seed: int) -> dict[str, float]:
+                   seed: int, checkout: Path | None = None) -> dict[str, float]:
     rng = random.Random(seed)
     figures = Figures()
-    server = Server(sessions, extra)
+    server = Server(sessions, extra, checkout)
     server.start()
     players: list[Player] = []
     try:
@@ -290,7 +329,14 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
         tables_n = (sessions - typists_n) // 4
         rss_before = server.rss_mb()
         keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions)]
-        gate = asyncio.Semaphore(8)  # people arrive a few at a time
+        idle_first: list[float] = []
+        for k in range(10):  # one at a time on the idle server: the floor
+            player, took = await connect(server.port, f"idle{k}", keys[k], None, LOBBY)
+            idle_first.append(took * 1000)
+            assert player.conn is not None
+            player.conn.close()
+            await player.closed.wait()
+        gate = asyncio.Semaphore(4)  # then people arrive a few at a time
 
         async def arrive(name: str, key: asyncssh.SSHKey, command: str | None,
                          marker: bytes) -> Player:
@@ -339,12 +385,16 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
             actor.measuring = True
         received_before = sum(p.received for p in players)
         cpu_before, wall_before = server.cpu_seconds(), time.monotonic()
+        bench_cpu_before = time.process_time()
         await asyncio.gather(*tasks)
         cpu = server.cpu_seconds() - cpu_before
         wall = time.monotonic() - wall_before
+        bench_cpu = time.process_time() - bench_cpu_before
         received = sum(p.received for p in players) - received_before
         return {
+            "server": "baseline" if checkout else "this",
             "sessions": connected,
+            "idle first screen p50": statistics.median(idle_first),
             "first screen p50": statistics.median(figures.first_screen),
             "first screen p95": percentile(figures.first_screen, 95),
             "pick p50": percentile(figures.pick, 50),
@@ -354,6 +404,7 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
             "echo p50": percentile(figures.echo, 50),
             "echo p95": percentile(figures.echo, 95),
             "server CPU %": cpu / wall * 100,
+            "clients CPU %": bench_cpu / wall * 100,
             "CPU ms/s per session": cpu / wall * 1000 / connected,
             "RSS MB per session": (rss_seated - rss_before) / connected,
             "KB per move": received / 1024 / max(1, figures.moves),
@@ -365,25 +416,36 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
         server.stop()
 
 
-COLUMNS = [("sessions", "{:.0f}"), ("first screen p50", "{:.0f}"),
+COLUMNS = [("server", "{}"), ("sessions", "{:.0f}"), ("idle first screen p50", "{:.0f}"),
+           ("first screen p50", "{:.0f}"),
            ("first screen p95", "{:.0f}"), ("pick p50", "{:.0f}"), ("pick p95", "{:.0f}"),
            ("pick p99", "{:.0f}"), ("echo p50", "{:.0f}"), ("echo p95", "{:.0f}"),
-           ("server CPU %", "{:.0f}"), ("CPU ms/s per session", "{:.2f}"),
+           ("server CPU %", "{:.0f}"), ("clients CPU %", "{:.0f}"),
+           ("CPU ms/s per session", "{:.2f}"),
            ("RSS MB per session", "{:.2f}"), ("KB per move", "{:.1f}")]
 
 
-def table(rows: list[dict[str, float]]) -> list[str]:
+def table(rows: list[dict[str, Any]]) -> list[str]:
     head = " | ".join(name for name, _ in COLUMNS)
     lines = [f"| {head} |", "|" + "---|" * len(COLUMNS)]
     for row in rows:
-        cells = " | ".join(fmt.format(row.get(name, float("nan"))) for name, fmt in COLUMNS)
+        cells = " | ".join(_cell(row, name, fmt) for name, fmt in COLUMNS)
         lines.append(f"| {cells} |")
     return lines
 
 
-def verdicts(rows: list[dict[str, float]]) -> list[str]:
+def _cell(row: dict[str, Any], name: str, fmt: str) -> str:
+    value = row.get(name)
+    if value is None:
+        return "-"
+    return fmt.format(value)
+
+
+def verdicts(rows: list[dict[str, Any]]) -> list[str]:
     out = []
     for row in rows:
+        if row.get("server") != "this":
+            continue
         for name, target in TARGETS_MS.items():
             value = row.get(name, float("nan"))
             if not value <= target:
@@ -401,18 +463,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server-arg", action="append", default=[],
                         help="passed to serve (e.g. --server-arg=--limit=...)")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="a checkout of an older version, run the same way beside this one")
     options = parser.parse_args(argv)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for size in (int(s) for s in options.sessions.split(",")):
-        print(f"... {size} sessions", flush=True)
-        try:
-            rows.append(asyncio.run(run_size(size, options.seconds, options.pace,
-                                             options.server_arg, options.seed)))
-        except Exception as error:  # report and go on with the next size
-            print(f"    {size} sessions failed: {error!r}", flush=True)
-            rows.append({"sessions": size})
-        with contextlib.suppress(Exception):
-            print("    " + table(rows[-1:])[-1], flush=True)
+        for checkout in ([options.baseline] if options.baseline else []) + [None]:
+            label = "baseline" if checkout else "this"
+            print(f"... {size} sessions, {label} server", flush=True)
+            try:
+                rows.append(asyncio.run(run_size(size, options.seconds, options.pace,
+                                                 options.server_arg, options.seed,
+                                                 checkout)))
+            except Exception as error:  # report and go on with the next size
+                print(f"    failed: {error!r}", flush=True)
+                rows.append({"server": label, "sessions": size})
+            with contextlib.suppress(Exception):
+                print("    " + table(rows[-1:])[-1], flush=True)
     print("\nthe real server over SSH, tables of four at a person's pace (times in ms):")
     for line in table(rows):
         print(line)

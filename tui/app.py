@@ -167,9 +167,18 @@ class MissionApp(App[str | None]):
         if kind == "end" and self._want_setup:
             kind = "table"
         if kind != self.stage_kind or self.stage is None:
-            await self._clear_stage()
-            self.stage, self.stage_kind = self._new_stage(kind), kind
-            await self.push_screen(self.stage)
+            # One step for the player's terminal: nothing is drawn between the old screen
+            # and the new one (without this the lobby flashed up while the game screen
+            # was being built).
+            self._begin_batch()
+            try:
+                await self._clear_stage()
+                self.stage, self.stage_kind = self._new_stage(kind), kind
+                await self.push_screen(self.stage)
+                self.stage.show(view)
+            finally:
+                self._end_batch()
+            return
         self.stage.show(view)
 
     def _new_stage(self, kind: str) -> TableStage:

@@ -164,10 +164,12 @@ class GameScreen(TableStage):
         self._log.show_lines(view.log)
         self._chat_log.show_lines(view.chat)
         if old is None or old.my_seat != view.my_seat:
-            watching = view.my_seat is None
-            self._chat_input.disabled = watching
-            if watching:
-                self._chat_input.placeholder = "spectators read the chat"
+            self._chat_input.disabled = view.my_seat is None
+        placeholder = ("spectators read the chat" if view.my_seat is None
+                       else "muted while you pick: no hints!" if self._lead_picking()
+                       else "c to chat · Esc to leave")
+        if self._chat_input.placeholder != placeholder:
+            self._chat_input.placeholder = placeholder
         self._keybar.update_hints()
 
     def _show_plan_input(self, prompt: str | None) -> None:
@@ -198,9 +200,13 @@ class GameScreen(TableStage):
         game = self.game
         hints: list[tuple[str, str, str]] = []
         typing = isinstance(self.focused, Input)
-        if typing:
-            hints.append(("Enter", "send", ""))
+        if isinstance(self.focused, Input):
+            field = self.focused
+            what = "reveal" if field is self._plan else "send"
+            hints.append(("Enter", what, ""))
             hints.append(("Esc", "back to the board", "board"))
+            # the limit, visible before it bites
+            hints.append(("", f"{len(field.value)}/{field.max_length} characters", ""))
         elif game is not None and self._seated():
             phase = game.phase
             if self._lead_picking() and game.can_pick():
@@ -222,6 +228,10 @@ class GameScreen(TableStage):
                 hints.append(("^e", "end game", "end_game"))
             hints.append(("^q", "quit", "app.quit"))
         return hints
+
+    @on(Input.Changed)
+    def _count(self) -> None:
+        self._keybar.update_hints()
 
     def on_descendant_focus(self) -> None:
         self._keybar.update_hints()
@@ -327,10 +337,13 @@ class GameScreen(TableStage):
         if chat.disabled:
             self.notify("Spectators read the chat; take a seat to talk.", markup=False)
             return
-        chat.focus()
+        if self._lead_picking():  # told before typing; the keys still go to the chat box
+            self.notify("You are the lead agent: muted while you pick (no hints!). "
+                        "You can talk again once the four items are down.", markup=False)
+        self.set_focus(chat)  # at once: the next key of a burst goes to the chat
 
     def action_board(self) -> None:
-        self._grid.focus()
+        self.set_focus(self._grid)
 
     def action_end_game(self) -> None:
         def answered(answer: bool | None) -> None:
@@ -343,8 +356,13 @@ class GameScreen(TableStage):
 
     @on(Input.Submitted, "#chat-input")
     def send_chat(self, event: Input.Submitted) -> None:
-        if event.value.strip() and self._do(self.session.chat, event.value):
-            event.input.value = ""
+        """Send the line; whatever happens, the board gets the keys back, so that a game
+        key typed next (a guess, Stop!) reaches the game. A line the table refuses (the
+        lead while picking) is cleared and the reason shown."""
+        if event.value.strip():
+            self._do(self.session.chat, event.value)
+        event.input.value = ""
+        self.set_focus(self._grid)
 
     @on(Input.Submitted, "#plan")
     def reveal(self, event: Input.Submitted) -> None:

@@ -88,9 +88,10 @@ class KeyBar(Widget):
         x = 0
         for key, label, action in self.hints:
             start = x
-            piece = f" {key} "
-            parts.append((piece, key_style))
-            x += cell_len(piece)
+            if key:
+                piece = f" {key} "
+                parts.append((piece, key_style))
+                x += cell_len(piece)
             if label:
                 parts.append((label + " ", label_style))
                 x += cell_len(label) + 1

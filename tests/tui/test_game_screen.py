@@ -380,16 +380,36 @@ async def test_tab_reaches_the_chat_input() -> None:
         assert app.focused is app.screen.query_one("#chat-input")
 
 
-async def test_the_lead_is_muted_while_picking() -> None:
+async def test_the_lead_is_told_they_are_muted_before_typing_and_the_refused_line_is_cleared(
+) -> None:
     table = make_table(3)
     apps = apps_for(table)
     lead = apps[table.lead]
     async with running([lead]) as pilots:
-        await pilots[0].press("c", *"it's 3", "enter")
+        await pilots[0].press("c")
+        await settle(pilots)
+        assert any("muted while you pick" in note for note in notices(lead))
+        chat = lead.screen.query_one("#chat-input", Input)
+        assert "muted" in chat.placeholder
+        await pilots[0].press(*"it's 3", "enter")
         await settle(pilots)
         assert "the lead agent stays silent while picking items" in notices(lead)
         assert table.hub.tables[table.code].chat == type(table.hub.tables[table.code].chat)()
-        assert lead.screen.query_one("#chat-input", Input).value == "it's 3"
+        assert table.state().picks == ()  # the "3" went to the chat box, not the grid
+        assert chat.value == ""
+        assert not chat.has_focus  # the board has the keys again
+
+
+async def test_after_a_chat_line_the_game_keys_reach_the_game() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    guesser_seat = table.guessers()[0]
+    guesser = apps[guesser_seat]
+    async with running([guesser]) as pilots:
+        await pilots[0].press("c", *"hi all", "enter", "s")
+        await settle(pilots)
+        assert [line.text for line in table.hub.tables[table.code].chat] == ["hi all"]
+        assert table.state().stop == (guesser_seat,)  # "s" after Enter is Stop!, not chat
 
 
 # --- spectators, host, bots -----------------------------------------------------------------
