@@ -369,8 +369,10 @@ def _pick(state: State, a: Pick) -> tuple[State, list[Event]]:
     if state.phase is not Phase.PICKING:
         raise IllegalAction("all four items are already chosen")
     if state.stopper_pending:
-        who = ", ".join(_name(state, s) for s in state.stopper_pending)
-        raise IllegalAction(f"wait: {who} shouted Stop! and is hiding a guess")
+        pending = [_name(state, s) for s in state.stopper_pending]
+        who = ", ".join(pending[:-1]) + " and " + pending[-1] if len(pending) > 1 else pending[0]
+        hiding = "is hiding a guess" if len(pending) == 1 else "are hiding their guesses"
+        raise IllegalAction(f"wait: {who} shouted Stop! and {hiding}")
     expected = len(state.picks)
     if a.column != expected:
         raise IllegalAction(f"items are chosen left to right: pick from column {expected + 1}")
@@ -472,7 +474,7 @@ def _lead_reveal(state: State, a: LeadReveal) -> tuple[State, list[Event]]:
     if plan:
         events.append(Event("plan", f"{_name(state, a.seat)}'s plan: {plan}", a.seat))
     if state.options.best_plan:
-        events.append(Event("best_plan", f"{_name(state, a.seat)} picks the best plan"))
+        events.append(Event("best_plan", f"{_name(state, a.seat)} now names the best plan"))
         return replace(state, phase=Phase.BEST_PLAN), events
     return _score(state, events)
 
@@ -484,7 +486,11 @@ def _best_plan(state: State, a: BestPlan) -> tuple[State, list[Event]]:
         raise IllegalAction("the best plan is named after the task is revealed")
     if a.choice not in state.guessers:
         raise IllegalAction("name one of the other players")
-    return _score(replace(state, best_plan=a.choice), [])
+    # The choice is the lead's move and the first line it logs (a bot lead's "(bot)" tag
+    # goes on this line, never on a player's points).
+    events = [Event("best_plan", f"{_name(state, a.seat)} names {_name(state, a.choice)}'s "
+                                 "plan the best", a.seat)]
+    return _score(replace(state, best_plan=a.choice), events)
 
 
 def score_lines(state: State) -> tuple[ScoreLine, ...]:

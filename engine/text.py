@@ -28,6 +28,11 @@ _ESCAPES = re.compile(
 )
 
 
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``"1 round"``, ``"2 rounds"``: a count with its noun in the right number."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
 def _printable(ch: str) -> bool:
     category = unicodedata.category(ch)
     # Cc control, Cf format (bidi overrides, zero-width), Cs surrogates, Co private, Cn unassigned

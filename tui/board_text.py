@@ -85,10 +85,10 @@ def waiting_text(view: View) -> tuple[str, bool]:
     if phase is Phase.PICKING:
         pending = stoppers_pending(view)
         if pending:
-            verb = "hide" if mine else ("hides" if len(pending) == 1 else "hide")
             if mine:
                 return "Your turn: hide a guess for your Stop!", True
-            return f"Stop! Waiting while {names(view, pending)} {verb} a guess", False
+            hide = "hides a guess" if len(pending) == 1 else "hide their guesses"
+            return f"Stop! Waiting while {names(view, pending)} {hide}", False
         column = len(view.picks) + 1
         if mine:
             return f"Your turn: pick an item from column {column}", True

@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from engine.rules import RoundResult, View
 from engine.tables import TableView
+from engine.text import plural
 from tui.keybar import KeyBar
 from tui.messages import ShowSetup, attempt
 from tui.stage import TableStage
@@ -26,13 +27,19 @@ def names_together(names: Sequence[str]) -> str:
 
 
 def verdict(game: View) -> Text:
-    """The headline: one winner, or a shared victory."""
+    """The headline: one winner, a shared victory, or a game ended before its time."""
+    if not game.history:
+        return Text("The game was ended early, before any round was played: no winner "
+                    "this time.")
     winners = [game.players[s] for s in game.winners()]
-    top = max(game.scores)
-    points = f"{top} point{'s' if top != 1 else ''}"
+    points = plural(max(game.scores), "point")
+    early = (game.total_rounds is not None and len(game.history) < game.total_rounds)
+    opening = Text(f"The game was ended early after {plural(len(game.history), 'round')}. "
+                   if early else "")
     if len(winners) == 1:
-        return Text.assemble((winners[0], "bold"), f" wins with {points}!")
-    return Text.assemble((names_together(winners), "bold"), f" share the victory with {points}!")
+        return Text.assemble(opening, (winners[0], "bold"), f" wins with {points}!")
+    return Text.assemble(opening, (names_together(winners), "bold"),
+                         f" share the victory with {points}!")
 
 
 def ranking(game: View) -> Text:

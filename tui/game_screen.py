@@ -54,20 +54,25 @@ def _number_bindings() -> list[BindingType]:
     return bindings
 
 
-class ConfirmEndGame(ModalScreen[bool]):
-    """Asks the host whether to end the game for everyone."""
+class Confirm(ModalScreen[bool]):
+    """A yes/no question: ``y`` or ``n`` (Esc), or the buttons."""
 
     CSS_PATH = "game.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes, end the game"),
-        Binding("n,escape", "answer(False)", "No, keep playing"),
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
     ]
+
+    def __init__(self, question: str, yes: str) -> None:
+        super().__init__()
+        self.question = question
+        self.yes = yes
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
-            yield Label("End the game now, for everyone at the table?")
+            yield Label(self.question, markup=False)
             with Horizontal(id="confirm-buttons"):
-                yield Button("Yes, end it (y)", id="yes", variant="error")
+                yield Button(f"{self.yes} (y)", id="yes", variant="error")
                 yield Button("No (n)", id="no")
 
     def action_answer(self, answer: bool) -> None:
@@ -94,6 +99,7 @@ class GameScreen(TableStage):
         Binding("c", "chat", "Chat with the table"),
         Binding("escape", "board", "Back to the board (leave the chat or plan input)"),
         Binding("ctrl+e", "end_game", "End the game for everyone (host only)"),
+        Binding("l", "leave", "Back to the lobby (a seat is kept for your return)"),
     ]
 
     def __init__(self, session: Session, *, name: str | None = None,
@@ -206,7 +212,7 @@ class GameScreen(TableStage):
             hints.append(("Enter", what, ""))
             hints.append(("Esc", "back to the board", "board"))
             # the limit, visible before it bites
-            hints.append(("", f"{len(field.value)}/{field.max_length} characters", ""))
+            hints.append(("", f" {len(field.value)}/{field.max_length} characters", ""))
         elif game is not None and self._seated():
             phase = game.phase
             if self._lead_picking() and game.can_pick():
@@ -226,7 +232,7 @@ class GameScreen(TableStage):
             hints.append(("?", "help", "app.help"))
             if self.view is not None and self.view.is_host:
                 hints.append(("^e", "end game", "end_game"))
-            hints.append(("^q", "quit", "app.quit"))
+            hints.append(("l", "lobby", "leave"))
         return hints
 
     @on(Input.Changed)
@@ -298,8 +304,9 @@ class GameScreen(TableStage):
         if game is None:
             return action in ("chat", "board")
         seated = self._seated()
-        if action == "shout":
-            return seated and not game.is_lead
+        if action == "shout":  # only while it can still work: before the 4th item
+            return (seated and not game.is_lead and game.phase is Phase.PICKING
+                    and game.my_guess is None)
         if action == "pick_row":
             return self._lead_picking()
         if action == "hide_guess":
@@ -313,6 +320,8 @@ class GameScreen(TableStage):
             return seated and game.phase is Phase.ROUND_OVER
         if action == "end_game":
             return self.view is not None and self.view.is_host
+        if action == "chat":
+            return seated
         return True
 
     def action_shout(self) -> None:
@@ -342,6 +351,21 @@ class GameScreen(TableStage):
                         "You can talk again once the four items are down.", markup=False)
         self.set_focus(chat)  # at once: the next key of a burst goes to the chat
 
+    def action_leave(self) -> None:
+        """Back to the lobby. A spectator just goes; a player is asked first, and their
+        seat waits for them (a bot plays it after a while)."""
+        if not self._seated():
+            self.session.leave()
+            return
+
+        def answered(answer: bool | None) -> None:
+            if answer:
+                self.session.leave()
+
+        self.app.push_screen(Confirm("Leave the game for the lobby? Your seat is kept: "
+                                     "come back to it from the lobby (a bot plays it "
+                                     "while you are away).", "Yes, leave"), answered)
+
     def action_board(self) -> None:
         self.set_focus(self._grid)
 
@@ -350,7 +374,8 @@ class GameScreen(TableStage):
             if answer:
                 self._do(self.session.end_game)
 
-        self.app.push_screen(ConfirmEndGame(), answered)
+        self.app.push_screen(Confirm("End the game now, for everyone at the table?",
+                                     "Yes, end it"), answered)
 
     # -- inputs ------------------------------------------------------------------------------
 

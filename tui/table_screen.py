@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Input, Label, Select, Static, Switch
 from engine.rules import MIN_PLAYERS, ROUNDS_BY_PLAYERS
 from engine.session import Session
 from engine.tables import MAX_SEATS, TableOptions, TableView
+from engine.text import plural
 from tui.inputs import QuietInput
 from tui.keybar import KeyBar
 from tui.messages import ShowSetup, attempt
@@ -56,15 +57,17 @@ def rounds_label(options: TableOptions, seated: int) -> str:
     if options.rounds == 0:
         return "endless (the host ends it)"
     if options.rounds is not None:
-        return f"{options.rounds} rounds"
+        return plural(options.rounds, "round")
     total = ROUNDS_BY_PLAYERS.get(seated, max(seated, MIN_PLAYERS))
-    return f"{total} rounds for {seated} agents" if seated >= MIN_PLAYERS else "by player count"
+    if seated < MIN_PLAYERS:
+        return "by player count"
+    return f"{plural(total, 'round')} for {seated} agents"
 
 
 _ROUND_CHOICES: tuple[tuple[str, str], ...] = (
     ("by player count", "auto"),
     ("endless", "endless"),
-    *((f"{n} round{'s' if n > 1 else ''}", str(n)) for n in range(1, 31)),
+    *((plural(n, "round"), str(n)) for n in range(1, 31)),
 )
 
 
@@ -236,7 +239,7 @@ class TableScreen(TableStage):
         rounds = self.query_one("#opt-rounds", Select)
         wanted = _rounds_value(o.rounds)
         if wanted not in {v for _, v in _ROUND_CHOICES}:
-            rounds.set_options([*_ROUND_CHOICES, (f"{o.rounds} rounds", wanted)])
+            rounds.set_options([*_ROUND_CHOICES, (plural(o.rounds, "round"), wanted)])
         if rounds.value != wanted:
             rounds.value = wanted
         for name, value, on_text, off_text in (

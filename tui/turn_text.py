@@ -63,7 +63,9 @@ def _lead_lines(tv: TableView, view: View) -> list[Line]:
         pending = stoppers_pending(view)
         if pending:
             lines.append((("Wait: ", "warn"),
-                           (f"{names(view, pending)} shouted Stop! and is hiding a guess", "")))
+                           (f"{names(view, pending)} shouted Stop! and "
+                            + ("is hiding a guess" if len(pending) == 1
+                               else "are hiding their guesses"), "")))
         else:
             lines.append(((f"Pick from column {len(view.picks) + 1}: ", "me"), ("↑↓", "key"),
                           (" + ", ""), ("Enter", "key"), (", keys ", ""), ("1-4", "key"),

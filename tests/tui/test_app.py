@@ -236,7 +236,7 @@ async def test_a_latecomer_to_a_game_in_progress_watches_it(hub: Hub) -> None:
         assert any("you are watching" in n for n in notes(app))
 
 
-async def test_a_finished_game_shows_the_ranking_with_a_shared_victory(hub: Hub) -> None:
+async def test_a_game_ended_before_any_round_says_so_and_offers_a_rematch(hub: Hub) -> None:
     host, guest = player_app(hub, "Ann"), player_app(hub, "Bob")
     async with host.run_test(size=(80, 24)) as p1, guest.run_test(size=(80, 24)) as p2:
         await p1.press("c")
@@ -245,10 +245,12 @@ async def test_a_finished_game_shows_the_ranking_with_a_shared_victory(hub: Hub)
         guest.session.join(code)  # type: ignore[union-attr]
         hub.attach(Player("key:cy", "Cy")).join(code)
         host.session.start()  # type: ignore[union-attr]
-        host.session.end_game()  # type: ignore[union-attr]  # nobody scored: a three-way tie
+        host.session.end_game()  # type: ignore[union-attr]  # before any round was played
         await settle(p1, p2)
         assert isinstance(host.screen, EndScreen) and isinstance(guest.screen, EndScreen)
-        assert text_of(host, "#verdict") == "Ann, Bob and Cy share the victory with 1 point!"
+        verdict = text_of(host, "#verdict")
+        assert "ended early, before any round was played" in verdict
+        assert "share the victory" not in verdict
         assert text_of(host, "#ranking").splitlines()[1].startswith("1. Bob")
         assert "Waiting for the host (Ann)" in text_of(guest, "#end-status")
 

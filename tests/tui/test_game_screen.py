@@ -22,7 +22,7 @@ from tui import timing
 from tui.board import Countdown, ItemGrid, Lines, countdown_text
 from tui.cached_lines import CachedLines
 from tui.chat import new_lines
-from tui.game_screen import ConfirmEndGame, GameScreen
+from tui.game_screen import Confirm, GameScreen
 
 
 def grid_cell(app: GameHost, column: int, row: int) -> tuple[int, int]:
@@ -440,9 +440,9 @@ async def test_host_ends_the_game_with_ctrl_e_after_confirming() -> None:
         assert "Round 1 (endless)" in screen_text(host)
         await pilots[1].press("ctrl+e")
         await settle(pilots)
-        assert not isinstance(guest.screen, ConfirmEndGame)
+        assert not isinstance(guest.screen, Confirm)
         await pilots[0].press("ctrl+e")
-        assert isinstance(host.screen, ConfirmEndGame)
+        assert isinstance(host.screen, Confirm)
         await pilots[0].press("n")
         assert table.hub.tables[table.code].status == "playing"
         await pilots[0].press("ctrl+e", "y")

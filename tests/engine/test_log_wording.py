@@ -1,0 +1,39 @@
+"""What the log says is what happened: no move announced before it is made, a bot's tag only
+on the bot's own move, and counts in the right grammatical number."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.rules import BestPlan, Guess, IllegalAction, LeadReveal, Reveal, Shout, apply
+from engine.text import plural
+from tests.engine.test_rules import four_picks, game, play
+
+
+def test_the_log_says_the_best_plan_is_picked_only_once_the_lead_has_picked_it() -> None:
+    state = game(best_plan=True)
+    a, b, c = state.guessers
+    state = play(state, *four_picks(state), Guess(a, 1), Guess(b, 1), Guess(c, 1),
+                 Reveal(a, "x"), Reveal(b, "y"), Reveal(c, "z"))
+    state, events = apply(state, LeadReveal(state.lead))
+    assert not any("picks the best plan" in e.text for e in events)
+    assert any("now names the best plan" in e.text for e in events)
+    lead, chosen = state.players[state.lead], state.players[b]
+    state, events = apply(state, BestPlan(state.lead, b))
+    # the lead's own move comes first (a bot lead's "(bot)" tag goes on it), then points
+    assert events[0].text == f"{lead} names {chosen}'s plan the best"
+    assert all(e.kind == "score" for e in events[1:])
+
+
+def test_two_stoppers_are_spoken_of_in_the_plural() -> None:
+    state = game()
+    a, b, _ = state.guessers
+    state = play(state, Shout(a, 100), Shout(b, 100))
+    with pytest.raises(IllegalAction, match="are hiding their guesses"):
+        apply(state, four_picks(state)[0])
+
+
+@pytest.mark.parametrize(("count", "words"), [(0, "0 rounds"), (1, "1 round"),
+                                               (2, "2 rounds")])
+def test_counts_agree_with_their_nouns(count: int, words: str) -> None:
+    assert plural(count, "round") == words
