@@ -3,7 +3,8 @@
 It never looks at the tags the bots use (:mod:`engine.cards`). It knows the card names and
 ``engine/data/links.txt``, a hand-written list of what a person thinks of on reading a word
 ("ladder: climb, high, reach"). A task and an item are linked by the words they share once
-each is widened that way, rare words counting more than common ones. That makes it:
+each is widened that way (a plain count of shared words: weighting rare words more read
+worse). That makes it:
 
 * a guesser that measures whether the bots' leads pick items whose link people can see
   (``simulate`` prints how often it finds a bot lead's task), and
@@ -15,8 +16,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from importlib import resources
 
 STOPWORDS = frozenset({
@@ -72,16 +72,9 @@ def words_of(name: str) -> list[str]:
 class PlainReader:
     """Links tasks to items through their words (see the module docstring)."""
 
-    def __init__(self, names: Iterable[str], links: dict[str, frozenset[str]] | None = None,
-                 ) -> None:
+    def __init__(self, links: dict[str, frozenset[str]] | None = None) -> None:
         self.links = default_links() if links is None else links
         self._phrases = [k for k in self.links if " " in k]
-        names = list(names)
-        counts: Counter[str] = Counter()
-        for name in names:
-            counts.update(self.concepts(name))
-        total = max(len(names), 1)
-        self._weight = {c: math.log((1 + total) / (1 + n)) for c, n in counts.items()}
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 (one reader per deck, kept for the run)
     def concepts(self, name: str) -> frozenset[str]:
@@ -97,9 +90,9 @@ class PlainReader:
         return frozenset(found)
 
     def link(self, task: str, item: str) -> float:
-        """How strongly a person would tie ``item`` to ``task`` (0: not at all)."""
-        shared = self.concepts(task) & self.concepts(item)
-        return sum(self._weight.get(c, 1.0) for c in shared)
+        """How strongly a person would tie ``item`` to ``task``: the words the two bring
+        to mind in common (0: no link at all)."""
+        return float(len(self.concepts(task) & self.concepts(item)))
 
     def scores(self, tasks: Sequence[str], items: Sequence[str]) -> list[float]:
         """Each task's summed link to the items down so far."""
