@@ -44,5 +44,5 @@ def test_every_card_brings_something_to_mind_beyond_its_own_words() -> None:
 
 
 def test_a_malformed_links_line_names_the_line() -> None:
-    with pytest.raises(LinksError, match="links.txt:2: expected 'word: linked, words'"):
+    with pytest.raises(LinksError, match=r"links\.txt:2: expected 'word: linked, words'"):
         parse_links("# words\nladder climb high\n")
