@@ -2,11 +2,12 @@
 
     mission-impractical serve [--host H] [--port 2222] [--data-dir ./data] [--log-level INFO]
                               [--host-key PATH] [--authorized-keys FILE] [--password PW]
+                              [--deck DIR]
     mission-impractical simulate ...      (handed to engine.simulate)
 
 Every ``serve`` option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
 MI_LOG_LEVEL, MI_HOST_KEY, MI_AUTHORIZED_KEYS, MI_PASSWORD (better than ``--password``,
-which other users of the machine can see in the process list).
+which other users of the machine can see in the process list), MI_DECK.
 """
 
 from __future__ import annotations
@@ -82,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--public-name", default=_env("MI_PUBLIC_NAME", "host"),
                        help="the name friends type after ssh, shown beside table codes"
                             " [MI_PUBLIC_NAME]")
+    serve.add_argument("--deck", type=Path, default=_env("MI_DECK"),
+                       help="play with your own cards: a folder holding tasks.txt and "
+                            "items.txt in the game's format, checked at start [MI_DECK]")
     serve.add_argument("--app-factory", default=_env("MI_APP_FACTORY", DEFAULT_APP_FACTORY),
                        help="for development: module:function(hub) returning the app factory")
     return parser
@@ -133,11 +137,17 @@ def _banner(server: GameServer) -> str:
 
 
 async def _serve(options: argparse.Namespace) -> int:
+    from engine.cards import DeckError, load_deck, load_deck_dir
     from engine.hub import Hub
     from engine.journal import JournalError
 
+    try:  # a host's own deck is checked before anything starts
+        deck = load_deck() if options.deck is None else load_deck_dir(options.deck)
+    except DeckError as error:
+        print(f"mission-impractical: bad deck: {error}", file=sys.stderr)
+        return 2
     try:
-        hub = Hub.open(options.data_dir)
+        hub = Hub.open(options.data_dir, deck=deck)
     except JournalError as error:  # a damaged database is reported, never replaced
         print(f"mission-impractical: {error}", file=sys.stderr)
         return 2
