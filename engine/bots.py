@@ -67,7 +67,7 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", lead_beta=3.0, read_beta=0.35, focus=1.0, stop_confidence=0.8,
+    "easy": Level("easy", lead_beta=3.0, read_beta=0.35, focus=1.0, stop_confidence=0.6,
                   stop_min_items=2, nerve=0.3),
     "normal": Level("normal", lead_beta=8.0, read_beta=0.5, focus=1.0, stop_confidence=0.7,
                     stop_min_items=2, nerve=0.4),
