@@ -67,10 +67,10 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", lead_beta=3.0, read_beta=0.35, focus=1.0, stop_confidence=0.6,
-                  stop_min_items=2, nerve=0.3),
-    "normal": Level("normal", lead_beta=8.0, read_beta=0.5, focus=1.0, stop_confidence=0.7,
-                    stop_min_items=2, nerve=0.4),
+    "easy": Level("easy", lead_beta=3.0, read_beta=0.35, focus=0.7, stop_confidence=0.3,
+                  stop_min_items=2, nerve=0.08),
+    "normal": Level("normal", lead_beta=8.0, read_beta=0.5, focus=1.0, stop_confidence=0.4,
+                    stop_min_items=2, nerve=0.08),
     "sharp": Level("sharp", lead_beta=None, read_beta=BETA, focus=None, stop_confidence=0.85,
                    stop_min_items=2, nerve=1.0),
 }
@@ -173,11 +173,16 @@ _SHORT_STEPS = ("The ", ", the ", ", the ", " and the ")
 _CLOSERS = (". Done!", ". Nobody suspects a thing.", ". Easy.", ". Ta-da!")
 
 
-def _use(deck: Deck, task: Tags, item: str, rng: random.Random) -> str:
-    useful = sorted(_tags(deck, item) & task)
-    if not useful:
-        return rng.choice(_SPARE_USES)
-    return rng.choice(_USES[rng.choice(useful)])
+def _uses(deck: Deck, task: Tags, items: Sequence[str], rng: random.Random) -> list[str]:
+    """A use per item that fits the task (or a shrug), never the same words twice."""
+    said: list[str] = []
+    for item in items:
+        useful = sorted(_tags(deck, item) & task)
+        options = [u for tag in useful for u in _USES[tag]] or list(_SPARE_USES)
+        fresh = [u for u in options if u not in said] or [u for u in _SPARE_USES
+                                                           if u not in said]
+        said.append(rng.choice(fresh or options))
+    return said
 
 
 def _sentence(items: Sequence[str], uses: Sequence[str | None], steps: Sequence[str],
@@ -202,7 +207,7 @@ def plan_text(deck: Deck, task_name: str, item_names: Sequence[str], rng: random
     if not item_names:
         return f"I'll improvise: {task_name}"[:PLAN_MAX]
     task = _tags(deck, task_name)
-    uses: list[str | None] = [_use(deck, task, item, rng) for item in item_names]
+    uses: list[str | None] = list(_uses(deck, task, item_names, rng))
     steps = [rng.choice(options) for options in _STEPS]
     closer = rng.choice(_CLOSERS)
     while True:
@@ -385,10 +390,12 @@ class Bot:
         return list(probs)
 
     def _guess(self, view: View) -> int:
+        """The likeliest task; below sharp, after four items, drawn by belief instead (a
+        Stop! bet is always on the task the bot shouted for)."""
         probs = self.probabilities(view)
         rng = self._rng(view, "guess")
         focus = self.level.focus
-        if focus is None:
+        if focus is None or view.phase is Phase.PICKING:
             best = max(probs)
             return rng.choice([k + 1 for k, p in enumerate(probs) if math.isclose(p, best)])
         weights = [p ** focus for p in probs]

@@ -22,7 +22,7 @@ from engine.rules import (
     game_summary,
     new_game,
 )
-from engine.simulate import figures, main, play_game
+from engine.simulate import Lineup, main, play_game, run
 
 
 @pytest.fixture(scope="module")
@@ -116,19 +116,13 @@ def test_the_figures_command_prints_every_level_and_setup(
 
 
 def test_at_normal_the_bots_meet_the_issues_figures() -> None:
-    """Seeded and modest (60 games a line); ``simulate --figures`` prints the full table."""
-    text = figures(60, "check", Options())
-    rows = {tuple(line.split()[:2]): line.split() for line in text.splitlines()[2:11]}
-    bots = rows[("normal", "bots")]
-    meaning = rows[("normal", "bot")]
-    perfect_normal = rows[("normal", "perfect")]
-    perfect_easy = rows[("easy", "perfect")]
-
-    def pct(text: str) -> float:
-        return float(text.rstrip("%")) / 100
-
-    assert pct(bots[-2]) >= 0.65  # a reader of the words finds a normal lead's task
-    assert 0.25 <= pct(meaning[-5]) <= 0.55  # Stop! rate against a lead who picks by meaning
-    assert 0.65 <= pct(meaning[-4]) <= 0.9  # and how often those bets pay
-    assert pct(perfect_normal[-1]) >= 0.2
-    assert pct(perfect_easy[-1]) >= 0.4
+    """Seeded and modest; ``simulate --figures --games 250`` prints the full table."""
+    options = Options()
+    bots = run(4, 60, "check", options, lineup=Lineup(("normal",)))
+    assert bots.as_dict()["reader_finds_lead"] >= 0.65  # a reader of the words finds it
+    people = run(4, 100, "check", options, lineup=Lineup(("normal",), lead_by_words=True))
+    assert 0.25 <= people.as_dict()["stop_rate"] <= 0.55  # against a lead by meaning
+    assert 0.7 <= people.stop_success <= 0.9
+    for level, at_least in (("normal", 0.2), ("easy", 0.4)):
+        perfect = run(4, 200, "check", options, lineup=Lineup(("sharp", level), perfect_seat=0))
+        assert perfect.as_dict()["perfect_guesser_wins"] >= at_least, level
