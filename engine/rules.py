@@ -734,7 +734,10 @@ def game_summary(state: State) -> dict[str, object]:
         "players": list(state.players),
         "total_rounds": state.total_rounds,
         "stop_tie_window_ms": state.options.stop_tie_window_ms,
+        "first_lead": state.history[0].lead if state.history else state.lead,
         "scores": list(state.scores),
         "winners": list(state.winners()),
-        "rounds": [asdict(result) for result in state.history],
+        "rounds": [{**asdict(result),
+                    "deltas": [result.delta(seat) for seat in range(state.n)]}
+                   for result in state.history],
     }

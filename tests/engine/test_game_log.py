@@ -101,7 +101,9 @@ def test_a_stopper_with_0_points_returns_nothing_then_keeps_a_best_plan_point() 
 def test_the_journals_game_summary_holds_the_grid_the_picks_and_the_scores_per_round() -> None:
     summary, _ = _stopper_at_zero_with_the_best_plan()
     assert summary["total_rounds"] == 8 and summary["stop_tie_window_ms"] == 0
+    assert summary["first_lead"] == 0
     first = summary["rounds"][0]
+    assert first["deltas"] == [2, 1, 1, 1]  # lead: 2 right; the stopper: 0 then best plan
     assert len(first["grid"]) == 4 and list(first["picks"]) == [0, 0, 0, 0]
     assert list(first["scores"]) == summary["scores"]
 
