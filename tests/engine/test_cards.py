@@ -295,3 +295,9 @@ def test_a_broken_hosts_deck_names_the_file_the_line_and_the_problem(
         load_deck_dir(tmp_path)
     assert message in str(error.value)
     assert str(tmp_path) in str(error.value)
+
+
+def test_few_items_share_exactly_the_same_tags_so_a_lead_can_tell_them_apart() -> None:
+    groups = Counter(item.tags for item in load_deck().items)
+    assert sum(n for n in groups.values() if n > 1) <= 65  # the old deck: 71 items
+    assert max(groups.values()) <= 4
