@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engine import rules
+from engine.bots import LEVELS
 from engine.identity import Player
 from engine.rules import Action, IllegalAction, Phase
 from engine.session import Session, call_safely
@@ -69,7 +70,7 @@ class BotFactory(Protocol):
     def __call__(self, seed: str) -> Any: ...  # an object with act(view, now_ms) -> Action
 
 
-BOT_LEVELS = ("easy", "normal", "sharp")  # engine.bots.LEVELS, without importing the bots
+BOT_LEVELS = tuple(LEVELS)  # what the host may choose for a bot seat
 DEFAULT_THINK_SECONDS = 1.2  # at human pace, for a bot that cannot say how long it thinks
 
 
