@@ -121,11 +121,20 @@ def _round_record(game: int, state: State) -> Record:
 
 
 def _points_record(game: int, result: RoundResult, before: Sequence[int]) -> Record:
+    """The round's point changes in the order applied, then a 0 for each seat that got
+    none (a wrong guess, a lead nobody found), each with the seat's running score."""
     running = list(before)
     changes = []
     for line in result.lines:
         running[line.seat] += line.points
         changes.append({**asdict(line), "score": running[line.seat]})
+    scored = {line.seat for line in result.lines}
+    for seat in range(len(before)):
+        if seat not in scored:
+            reason = ("lead agent: no correct guess" if seat == result.lead else
+                      "no guess" if result.guesses[seat] is None else "wrong guess")
+            changes.append({"seat": seat, "points": 0, "reason": reason,
+                            "score": running[seat]})
     return {"record": "points", "game": game, "round": result.round, "secret": result.secret,
             "task": result.task, "items": list(result.items), "guesses": list(result.guesses),
             "stop": list(result.stop), "best_plan": result.best_plan, "changes": changes,

@@ -64,6 +64,7 @@ def test_every_point_change_is_a_field_with_the_running_score_zeros_included(
             scores[change["seat"]] += change["points"]
             assert change["score"] == scores[change["seat"]] and change["reason"]
         assert record["scores"] == scores
+        assert {c["seat"] for c in record["changes"]} == {0, 1, 2, 3}  # everyone, 0 or not
         assert [sum(c["points"] for c in record["changes"] if c["seat"] == s)
                 for s in range(4)] == record["deltas"]
     assert records[-1]["scores"] == scores
