@@ -121,11 +121,12 @@ def test_the_figures_command_prints_every_level_and_setup(
 def test_at_normal_the_bots_meet_the_issues_figures() -> None:
     """Seeded and modest; ``simulate --figures --games 250`` prints the full table."""
     options = Options()
-    bots = run(4, 60, "check", options, lineup=Lineup(("normal",)))
+    bots = run(4, 40, "check", options, lineup=Lineup(("normal",)))
     assert bots.as_dict()["reader_finds_lead"] >= 0.65  # a reader of the words finds it
-    people = run(4, 100, "check", options, lineup=Lineup(("normal",), lead_by_words=True))
+    people = run(4, 80, "check", options, lineup=Lineup(("normal",), lead_by_words=True))
     assert 0.25 <= people.as_dict()["stop_rate"] <= 0.55  # against a lead by meaning
     assert 0.7 <= people.stop_success <= 0.9
-    for level, at_least in (("normal", 0.2), ("easy", 0.4)):
-        perfect = run(4, 200, "check", options, lineup=Lineup(("sharp", level), perfect_seat=0))
+    for level, games, at_least in (("normal", 150, 0.2), ("easy", 100, 0.4)):
+        perfect = run(4, games, "check", options,
+                      lineup=Lineup(("sharp", level), perfect_seat=0))
         assert perfect.as_dict()["perfect_guesser_wins"] >= at_least, level
