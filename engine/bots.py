@@ -11,6 +11,12 @@ the table through the cards' tags (:mod:`engine.cards`):
   probability per task; it shouts Stop! when one task is clearly ahead after a couple of
   items, and otherwise guesses the most likely task once all four items are down.
 
+How well it plays is its :class:`Level` (``easy``, ``normal``, ``sharp``), chosen per bot
+seat by the host: a sharp bot always picks the best item and shouts as soon as it is sure;
+a normal one sometimes picks the second best, often hesitates before shouting and sometimes
+misreads the items; an easy one more so. :meth:`Bot.think_seconds` says how long a person
+would take over each move, so a live table goes at human pace (``simulate`` ignores it).
+
 Everything is deterministic: each decision draws from a random generator seeded with the
 bot's seed and the decision's place in the game (round, seat, items down).
 """
@@ -20,6 +26,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.cards import Deck
 from engine.rules import (
@@ -36,14 +44,37 @@ from engine.rules import (
 )
 from engine.text import PLAN_MAX
 
+if TYPE_CHECKING:
+    from engine.plain_reader import PlainReader
+
 Tags = frozenset[str]
 
-# Tuned with ``python -m engine.simulate --players 4 --games 2000 --seed 1``: 99.6% of
-# guesses after four items right, Stop! bets 100% won (0.97 per round). Against a lead who
-# only looks at its own task (tests/engine/test_bots.py) guessers still find about 90%.
-BETA = 3.0  # how sharply a lead agent is assumed to prefer the best-fitting item
-STOP_CONFIDENCE = 0.85  # probability of the top task needed to shout Stop!
-STOP_MIN_ITEMS = 2  # items that must be down before a bot shouts Stop!
+BETA = 3.0  # how sharply a guesser assumes a lead agent prefers the best-fitting item
+
+
+@dataclass(frozen=True)
+class Level:
+    """How well a bot plays. The figures each level gives are printed by ``simulate``
+    (see docs/bots.md); tune here and measure there."""
+
+    name: str
+    lead_beta: float | None  # the lead picks item r with odds exp(beta * utility); None: best
+    read_beta: float  # how sharply it assumes a lead picks by the tags (low: less sure)
+    focus: float | None  # the guess is task k with odds p_k ** focus; None: the likeliest
+    stop_confidence: float  # belief in the top task needed before shouting Stop!
+    stop_min_items: int  # items that must be down first
+    nerve: float  # chance of daring to shout, each item, when sure enough
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", lead_beta=3.0, read_beta=0.35, focus=0.7, stop_confidence=0.3,
+                  stop_min_items=2, nerve=0.08),
+    "normal": Level("normal", lead_beta=8.0, read_beta=0.5, focus=1.0, stop_confidence=0.4,
+                    stop_min_items=2, nerve=0.08),
+    "sharp": Level("sharp", lead_beta=None, read_beta=BETA, focus=None, stop_confidence=0.85,
+                   stop_min_items=2, nerve=1.0),
+}
+DEFAULT_LEVEL = "normal"
 
 _DECOY_MEAN_WEIGHT = 0.5  # lead: how much the decoys' average fit counts, after their best
 _SECRET_BONUS = 0.1  # lead: between equals, prefer the item that says more about the task
@@ -116,66 +147,87 @@ def _logsumexp(values: Sequence[float]) -> float:
 # --- plans -----------------------------------------------------------------------------
 
 _USES: dict[str, tuple[str, ...]] = {
-    "animal": ("make friends with the animals", "talk to the animals"),
-    "catch": ("grab it at the last second", "catch whatever falls"),
-    "cold": ("keep things cool", "freeze the problem"),
-    "disguise": ("look like I belong", "go in disguise"),
-    "fire": ("warm things up", "light a fire under it"),
-    "food": ("keep everyone fed", "bribe them with snacks"),
-    "heavy": ("weigh it all down", "push through by force"),
-    "height": ("get up high", "reach the top"),
-    "hide": ("stay out of sight", "hide until it is safe"),
-    "light": ("see in the dark", "signal for help"),
-    "lure": ("tempt them over", "set up a distraction"),
-    "noise": ("make a racket", "wake everyone up"),
-    "rope": ("tie it all together", "swing across"),
-    "sharp": ("cut my way through", "pop the problem"),
-    "soft": ("cushion the landing", "keep it quiet and comfy"),
-    "speed": ("get away fast", "zoom past"),
-    "sticky": ("stick it in place", "glue it back together"),
-    "water": ("splash through", "float across"),
+    "animal": ("to make a furry friend", "to ride it"),
+    "catch": ("to grab the goods", "to catch what falls"),
+    "cold": ("to keep my cool", "to freeze everyone"),
+    "disguise": ("as a disguise", "to look like a local"),
+    "fire": ("to warm things up", "to toast it"),
+    "food": ("as a snack bribe", "to feed the guards"),
+    "heavy": ("to weigh it down", "to squash the problem"),
+    "height": ("to get up high", "to reach the top"),
+    "hide": ("to hide in", "to stay out of sight"),
+    "light": ("to light the way", "to dazzle them"),
+    "lure": ("as bait", "to tempt them over"),
+    "noise": ("to make a racket", "as a loud distraction"),
+    "rope": ("to tie it up", "to swing across"),
+    "sharp": ("to cut through", "to pop it"),
+    "soft": ("for a soft landing", "as a cushion"),
+    "speed": ("to zoom off", "for the getaway"),
+    "sticky": ("to stick it in place", "to glue it shut"),
+    "water": ("to splash through", "to float across"),
 }
-_SPARE_USES = ("just in case", "for style", "as a decoy", "because why not")
-_STEPS = (("First ", "Start with "), (", then ", ", next "), (", then ", ", add "),
-          (", and finally ", ", and last "))
-_CLOSERS = (". Done!", ". Nobody suspects a thing.", ". Easy.", ".")
+_SPARE_USES = ("just in case", "for style", "as a decoy", "because why not", "for luck")
+_STEPS = (("First the ", "I start with the "), (", then the ", ", next the "),
+          (", then the ", ", add the "), (", and last the ", ", and finally the "))
+_SHORT_STEPS = ("The ", ", the ", ", the ", " and the ")
+_CLOSERS = (". Done!", ". Nobody suspects a thing.", ". Easy.", ". Ta-da!")
 
 
-def _clause(deck: Deck, task: Tags, item: str, rng: random.Random) -> str:
-    useful = sorted(_tags(deck, item) & task)
-    if not useful:
-        return f"the {item} {rng.choice(_SPARE_USES)}"
-    return f"the {item} to {rng.choice(_USES[rng.choice(useful)])}"
+def _uses(deck: Deck, task: Tags, items: Sequence[str], rng: random.Random) -> list[str]:
+    """A use per item that fits the task (or a shrug), never the same words twice."""
+    said: list[str] = []
+    for item in items:
+        useful = sorted(_tags(deck, item) & task)
+        options = [u for tag in useful for u in _USES[tag]] or list(_SPARE_USES)
+        fresh = [u for u in options if u not in said] or [u for u in _SPARE_USES
+                                                           if u not in said]
+        said.append(rng.choice(fresh or options))
+    return said
 
 
-def _join_steps(clauses: Sequence[str], steps: Sequence[str]) -> str:
-    """Join clauses as in: First A, then B, then C, and finally D."""
-    middle = list(steps[1:-1])
-    words = [steps[0]] + [middle[k % len(middle)] for k in range(len(clauses) - 2)]
-    if len(clauses) > 1:
-        words.append(steps[-1])
-    return "".join(w + c for w, c in zip(words, clauses, strict=True))
+def _sentence(items: Sequence[str], uses: Sequence[str | None], steps: Sequence[str],
+              closer: str) -> str:
+    """``First the A to x, then the B, ... and last the D to y. Done!``"""
+    if len(items) == 1:
+        steps = (steps[0],)
+    else:
+        steps = (steps[0], *[steps[1 + k % 2] for k in range(len(items) - 2)], steps[-1])
+    parts = [f"{step}{item}" + (f" {use}" if use else "")
+             for step, item, use in zip(steps, items, uses, strict=True)]
+    return "".join(parts) + closer
 
 
 def plan_text(deck: Deck, task_name: str, item_names: Sequence[str], rng: random.Random) -> str:
-    """A short plan (at most 160 characters) using the items, in order, for the task.
+    """A short, silly plan (at most 160 characters) that uses every item, in order.
 
-    Items that do not serve the task join in too ("just in case"); if the sentence is too
-    long, it ends sooner.
+    Each item gets a use that fits the task (or a shrug: "just in case"); when the sentence
+    is too long, the longest uses go first, then the closer, then the wording gets terse:
+    the items themselves always stay.
     """
+    if not item_names:
+        return f"I'll improvise: {task_name}"[:PLAN_MAX]
     task = _tags(deck, task_name)
-    clauses = [_clause(deck, task, item, rng) for item in item_names]
+    uses: list[str | None] = list(_uses(deck, task, item_names, rng))
     steps = [rng.choice(options) for options in _STEPS]
     closer = rng.choice(_CLOSERS)
-    while clauses:
-        text = _join_steps(clauses, steps) + closer
+    while True:
+        text = _sentence(item_names, uses, steps, closer)
         if len(text) <= PLAN_MAX:
             return text
-        if closer != ".":
+        longest = max(range(len(uses)), key=lambda k: len(uses[k] or ""))
+        if uses[longest]:
+            uses[longest] = None
+        elif closer != ".":
             closer = "."
+        elif steps != list(_SHORT_STEPS):
+            steps = list(_SHORT_STEPS)
         else:
-            clauses.pop()
-    return f"I'll improvise: {task_name}"[:PLAN_MAX]
+            return text[:PLAN_MAX]
+
+
+def plan_names_every_item(plan: str, item_names: Sequence[str]) -> bool:
+    """Does ``plan`` mention each of the items (what ``simulate`` counts)?"""
+    return all(item in plan for item in item_names)
 
 
 def _tags(deck: Deck, name: str) -> Tags:
@@ -186,26 +238,74 @@ def _tags(deck: Deck, name: str) -> Tags:
         return frozenset()
 
 
+# --- human pace ------------------------------------------------------------------------
+
+# Seconds a person takes, drawn at random between these bounds (``think_seconds``).
+PACE: dict[str, tuple[float, float]] = {
+    "first_pick": (7.0, 14.0),  # the lead takes in the bar and the whole grid
+    "pick": (3.5, 8.0),
+    "shout": (1.0, 3.5),  # after reading the new item (see READ_SECONDS)
+    "stop_guess": (1.5, 4.0),
+    "guess": (3.0, 8.0),
+    "reveal": (5.0, 10.0),  # telling the plan
+    "lead_reveal": (5.0, 10.0),
+    "best_plan": (3.0, 6.0),
+    "next_round": (4.0, 8.0),
+}
+READ_SECONDS = 1.2  # reading a new item's name, before any reaction
+READ_PER_CHARACTER = 0.05
+
+
+def think_seconds(view: View, action: Action, rng: random.Random) -> float:
+    """How long a person would take before ``action`` in ``view``: varied, slower on the
+    first item, and never a Stop! before the newest item could be read."""
+    match action:
+        case Pick():
+            low, high = PACE["first_pick" if not view.picks else "pick"]
+        case Shout():
+            newest = view.picked_items()[-1] if view.picks else ""
+            read = READ_SECONDS + READ_PER_CHARACTER * len(newest)
+            return read + rng.uniform(*PACE["shout"])
+        case Guess() if view.phase is Phase.PICKING:
+            low, high = PACE["stop_guess"]
+        case Guess():
+            low, high = PACE["guess"]
+        case Reveal():
+            low, high = PACE["reveal"]
+        case LeadReveal():
+            low, high = PACE["lead_reveal"]
+        case BestPlan():
+            low, high = PACE["best_plan"]
+        case _:
+            low, high = PACE["next_round"]
+    return rng.uniform(low, high)
+
+
 # --- the bot ---------------------------------------------------------------------------
 
 
 class Bot:
-    """One seat's player. :meth:`act` answers with its next move, reading only the view."""
+    """One seat's player. :meth:`act` answers with its next move, reading only the view.
+
+    ``level`` is a name from :data:`LEVELS`. With a ``reader`` (an
+    :class:`engine.plain_reader.PlainReader`) the bot leads by the words on the cards
+    instead of their tags, as a person would: ``simulate`` uses it to see how the bot
+    guessers do against such a lead.
+    """
 
     def __init__(
         self,
         deck: Deck,
         rng_seed: str | int,
+        level: str | Level = DEFAULT_LEVEL,
         *,
-        stop_confidence: float = STOP_CONFIDENCE,
-        stop_min_items: int = STOP_MIN_ITEMS,
-        beta: float = BETA,
+        reader: PlainReader | None = None,
     ) -> None:
         self.deck = deck
         self.seed = str(rng_seed)
-        self.stop_confidence = stop_confidence
-        self.stop_min_items = stop_min_items
-        self.beta = beta
+        self.level = level if isinstance(level, Level) else level_named(level)
+        self.beta = self.level.read_beta
+        self.reader = reader
         self._beliefs: dict[tuple[object, ...], list[float]] = {}  # a pure function's memo
 
     def act(self, view: View, now_ms: int = 0) -> Action | None:
@@ -232,6 +332,10 @@ class Bot:
                 return NextRound(seat)
         return None
 
+    def think_seconds(self, view: View, action: Action) -> float:
+        """How long a person would think before ``action`` (see :func:`think_seconds`)."""
+        return think_seconds(view, action, self._rng(view, f"think|{type(action).__name__}"))
+
     # -- decisions ------------------------------------------------------------------------
 
     def _rng(self, view: View, purpose: str) -> random.Random:
@@ -248,20 +352,30 @@ class Bot:
             return self._pick(view) if view.can_pick() else None
         if view.can_guess():  # holds the stop token: hide the guess now
             return Guess(seat, self._guess(view))
-        if view.can_shout() and self._sure_enough(view):
+        if view.can_shout() and self._dares_to_shout(view):
             return Shout(seat, now_ms)
         return None
 
     def _pick(self, view: View) -> Pick:
         assert view.secret is not None
         column = len(view.picks)
+        rng = self._rng(view, "pick")
+        if self.reader is not None:
+            chosen = view.picked_items()
+            rows = self.reader.pick(view.tasks, view.secret, view.grid[column], chosen)
+            return Pick(view.lead, column, rng.choice(rows))
         tasks, grid = self._task_tags(view), self._grid_tags(view)
-        chosen = [grid[c][r] for c, r in enumerate(view.picks)]
-        so_far = _fits_so_far(tasks, chosen)
+        chosen_tags = [grid[c][r] for c, r in enumerate(view.picks)]
+        so_far = _fits_so_far(tasks, chosen_tags)
         utilities = [lead_utility(tasks, view.secret - 1, item, so_far) for item in grid[column]]
-        best = max(utilities)
-        rows = [r for r, u in enumerate(utilities) if math.isclose(u, best)]
-        return Pick(view.lead, column, self._rng(view, "pick").choice(rows))
+        beta = self.level.lead_beta
+        if beta is None:
+            best = max(utilities)
+            rows = [r for r, u in enumerate(utilities) if math.isclose(u, best)]
+            return Pick(view.lead, column, rng.choice(rows))
+        top = max(utilities)
+        weights = [math.exp(beta * (u - top)) for u in utilities]
+        return Pick(view.lead, column, rng.choices(range(len(weights)), weights)[0])
 
     def probabilities(self, view: View) -> list[float]:
         """This bot's belief, task by task, from the items down so far."""
@@ -276,15 +390,24 @@ class Bot:
         return list(probs)
 
     def _guess(self, view: View) -> int:
+        """The likeliest task; below sharp, after four items, drawn by belief instead (a
+        Stop! bet is always on the task the bot shouted for)."""
         probs = self.probabilities(view)
-        best = max(probs)
-        cards = [k + 1 for k, p in enumerate(probs) if math.isclose(p, best)]
-        return self._rng(view, "guess").choice(cards)
+        rng = self._rng(view, "guess")
+        focus = self.level.focus
+        if focus is None or view.phase is Phase.PICKING:
+            best = max(probs)
+            return rng.choice([k + 1 for k, p in enumerate(probs) if math.isclose(p, best)])
+        weights = [p ** focus for p in probs]
+        return rng.choices(range(1, len(probs) + 1), weights)[0]
 
-    def _sure_enough(self, view: View) -> bool:
-        if len(view.picks) < self.stop_min_items:
+    def _dares_to_shout(self, view: View) -> bool:
+        level = self.level
+        if len(view.picks) < level.stop_min_items:
             return False
-        return max(self.probabilities(view)) >= self.stop_confidence
+        if max(self.probabilities(view)) < level.stop_confidence:
+            return False
+        return self._rng(view, "nerve").random() < level.nerve
 
     def _plan(self, view: View, card: int | None) -> str:
         if card is None:
@@ -297,3 +420,11 @@ class Bot:
         correct = [s for s in view.guessers if view.guesses[s] == view.secret]
         brave = [s for s in correct if s in view.stop]
         return self._rng(view, "best").choice(brave or correct or list(view.guessers))
+
+
+def level_named(name: str) -> Level:
+    """The :class:`Level` called ``name``; ``ValueError`` saying which names exist."""
+    try:
+        return LEVELS[name]
+    except KeyError:
+        raise ValueError(f"no bot level {name!r}: choose {', '.join(LEVELS)}") from None

@@ -15,6 +15,7 @@ import functools
 import unicodedata
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 
 TASK_COUNT = 62
 ITEM_COUNT = 183
@@ -136,15 +137,55 @@ def _check_count(cards: list[tuple[Card, str]], expected: int, filename: str) ->
         raise DeckError(f"{filename}: {len(cards)} cards, expected {expected}")
 
 
-def parse_deck(tasks_text: str, items_text: str, *, expect_counts: bool = True) -> Deck:
-    """Parse and validate both deck files (see the module docstring for the format)."""
-    tasks = _parse_file(tasks_text, "tasks.txt")
-    items = _parse_file(items_text, "items.txt")
+# A game needs two bars of tasks and two grids of items to deal a second round.
+MIN_OWN_TASKS = 8
+MIN_OWN_ITEMS = 32
+
+
+def _check_enough(count: int, least: int, filename: str) -> None:
+    if count < least:
+        raise DeckError(f"{filename}: {count} cards, a game needs at least {least}")
+
+
+def parse_deck(tasks_text: str, items_text: str, *, expect_counts: bool = True,
+               names: tuple[str, str] = ("tasks.txt", "items.txt")) -> Deck:
+    """Parse and validate both deck files (see the module docstring for the format).
+
+    ``names`` are the files as errors name them. With ``expect_counts`` the deck must hold
+    the rulebook's 62 tasks and 183 items; without, enough cards to play.
+    """
+    tasks_name, items_name = names
+    tasks = _parse_file(tasks_text, tasks_name)
+    items = _parse_file(items_text, items_name)
     _check_unique([*tasks, *items])
     if expect_counts:
-        _check_count(tasks, TASK_COUNT, "tasks.txt")
-        _check_count(items, ITEM_COUNT, "items.txt")
+        _check_count(tasks, TASK_COUNT, tasks_name)
+        _check_count(items, ITEM_COUNT, items_name)
     return Deck(tuple(c for c, _ in tasks), tuple(c for c, _ in items))
+
+
+def load_deck_dir(directory: Path | str) -> Deck:
+    """A host's own deck: ``tasks.txt`` and ``items.txt`` in ``directory``, in the same
+    format as the game's, any number of cards from enough to play. :class:`DeckError`
+    names the file, the line and the problem."""
+    folder = Path(directory)
+    texts = []
+    for name in ("tasks.txt", "items.txt"):
+        path = folder / name
+        try:
+            texts.append(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise DeckError(f"{path}: no such file (a deck folder holds tasks.txt "
+                            "and items.txt)") from None
+        except UnicodeDecodeError as error:
+            raise DeckError(f"{path}: not UTF-8 text ({error.reason})") from None
+        except OSError as error:
+            raise DeckError(f"{path}: cannot read it ({error.strerror})") from None
+    tasks_path, items_path = str(folder / "tasks.txt"), str(folder / "items.txt")
+    deck = parse_deck(texts[0], texts[1], expect_counts=False, names=(tasks_path, items_path))
+    _check_enough(len(deck.tasks), MIN_OWN_TASKS, tasks_path)
+    _check_enough(len(deck.items), MIN_OWN_ITEMS, items_path)
+    return deck
 
 
 @functools.cache

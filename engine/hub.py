@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engine import rules
+from engine.bots import LEVELS
 from engine.identity import Player
 from engine.rules import Action, IllegalAction, Phase
 from engine.session import Session, call_safely
@@ -69,9 +70,24 @@ class BotFactory(Protocol):
     def __call__(self, seed: str) -> Any: ...  # an object with act(view, now_ms) -> Action
 
 
+BOT_LEVELS = tuple(LEVELS)  # what the host may choose for a bot seat
+DEFAULT_THINK_SECONDS = 1.2  # at human pace, for a bot that cannot say how long it thinks
+
+
+def _moment(table: Table) -> tuple[Any, ...]:
+    """What a bot's next move depends on: when it changes, the bot thinks again."""
+    state = table.state
+    assert state is not None
+    return (table.games, state.round, state.phase, len(state.picks), state.stop,
+            tuple(g is not None for g in state.guesses), len(state.revealed))
+
+
 class Hub:
     """Tables and sessions. ``deck`` is an :class:`engine.cards.Deck`; ``bot_factory``
-    builds a bot for a seat; ``settle_ms`` is the Stop! settle window."""
+    builds a bot for a seat (the default one plays at the seat's level); ``settle_ms`` is
+    the Stop! settle window. ``bot_delay`` None (the server) lets bots move at human pace,
+    each move after the time the bot says a person would think; a number of seconds makes
+    them move one at a time that far apart (tests: 0 for at once)."""
 
     def __init__(
         self,
@@ -80,7 +96,7 @@ class Hub:
         journal: Journal | None = None,
         bot_factory: BotFactory | None = None,
         settle_ms: float = 150,
-        bot_delay: float = 1.2,
+        bot_delay: float | None = None,
         grace_seconds: float = 45,
         seed: str | None = None,
     ) -> None:
@@ -90,7 +106,7 @@ class Hub:
             deck = load_deck()
         self.deck = deck
         self.journal = journal
-        self.bot_factory = bot_factory or self._default_bot
+        self.bot_factory = bot_factory
         self.settle_ms = settle_ms
         self.bot_delay = bot_delay
         self.grace_seconds = grace_seconds
@@ -117,10 +133,10 @@ class Hub:
                 hub._record_game(table)
         return hub
 
-    def _default_bot(self, seed: str) -> Any:
+    def _default_bot(self, seed: str, level: str) -> Any:
         from engine.bots import Bot
 
-        return Bot(self.deck, seed)
+        return Bot(self.deck, seed, level)
 
     # -- sessions --------------------------------------------------------------------------
 
@@ -182,7 +198,7 @@ class Hub:
             status=table.status,
             options=table.options,
             seats=tuple(SeatInfo(s.name, s.is_bot, s.connected or s.is_bot, s.botted,
-                                 s.player_id == table.host_id) for s in table.seats),
+                                 s.player_id == table.host_id, s.level) for s in table.seats),
             my_seat=seat,
             is_host=table.host_id == session.player.id,
             spectators=sum(1 for s in table.sessions if s.seat is None),
@@ -208,7 +224,8 @@ class Hub:
         if kind == "move" and table.state is not None and table.state.phase is Phase.GAME_OVER:
             self._record_game(table)
         self.changed(table)
-        if kind in ("join", "leave", "options", "add_bot", "rename", "start", "reclaim"):
+        if kind in ("join", "leave", "options", "add_bot", "rename", "start", "reclaim",
+                    "bot_level"):
             self._lobby_changed()
 
     def _record_game(self, table: Table) -> None:
@@ -285,12 +302,21 @@ class Hub:
         table.options = TableOptions(**options)
         self._log(table, "the host changed the table options")
 
-    def _cmd_add_bot(self, table: Table) -> None:
+    def _cmd_add_bot(self, table: Table, level: str = "normal") -> None:
+        _check_level(level)
         n = sum(1 for s in table.seats if s.is_bot) + 1
         names = {s.name for s in table.seats}
         name = next(f"Bot {label}" for label in _bot_names() if f"Bot {label}" not in names)
-        table.seats.append(Seat(f"bot:{n}:{len(table.seats)}", name, ""))
-        self._log(table, f"{name} (a bot) sits down")
+        table.seats.append(Seat(f"bot:{n}:{len(table.seats)}", name, "", level=level))
+        self._log(table, f"{name} (a {level} bot) sits down")
+
+    def _cmd_bot_level(self, table: Table, seat: int, level: str) -> None:
+        _check_level(level)
+        if not 0 <= seat < len(table.seats) or not table.seats[seat].is_bot:
+            raise IllegalAction("that seat is not a bot")
+        table.seats[seat].level = level
+        table.bots.pop(seat, None)
+        self._log(table, f"{table.seats[seat].name} now plays {level}")
 
     def _cmd_chat(self, table: Table, seat: int, text: str) -> None:
         table.chat.append(ChatLine(table.seats[seat].name, text))
@@ -310,6 +336,7 @@ class Hub:
             options=table.options.rules_options())
         table.status = "playing"
         table.bots = {}
+        table.bot_plans = {}
         table.log.clear()
         self._log(table, f"Game {table.games} begins. Round 1: "
                          f"{table.seats[table.state.lead].name} is the lead agent", "round")
@@ -421,8 +448,11 @@ class Hub:
             cancel_timer(table, "bot_tick")
             table.deadline_ms = None
             return
-        if table.bot_tick is None and any(s.bot_plays for s in table.seats):
-            table.bot_tick = loop.call_later(self.bot_delay, self._bots_act, table)
+        if any(s.bot_plays for s in table.seats):
+            if self.bot_delay is None:
+                self._plan_bots(table, loop)
+            elif table.bot_tick is None:
+                table.bot_tick = loop.call_later(self.bot_delay, self._bots_act, table)
         if not table.options.turn_seconds:
             return
         state = table.state
@@ -439,8 +469,35 @@ class Hub:
     def _bot_for(self, table: Table, seat: int) -> Any:
         bot = table.bots.get(seat)
         if bot is None:
-            bot = table.bots[seat] = self.bot_factory(f"{table.seed}/{table.games}/bot{seat}")
+            seed = f"{table.seed}/{table.games}/bot{seat}"
+            bot = table.bots[seat] = (self.bot_factory(seed) if self.bot_factory is not None
+                                      else self._default_bot(seed, table.seats[seat].level))
         return bot
+
+    def _plan_bots(self, table: Table, loop: asyncio.AbstractEventLoop) -> None:
+        """Human pace: each bot seat with a move now decides when it will make it (as long
+        as a person would think, from the moment the game last changed for it), and the
+        bot tick is set for the first of them."""
+        moment, now = _moment(table), now_ms()
+        for seat, s in enumerate(table.seats):
+            plan = table.bot_plans.get(seat)
+            if not s.bot_plays or (plan is not None and plan[0] == moment):
+                continue
+            assert table.state is not None
+            view = rules.view_for(table.state, seat)
+            bot = self._bot_for(table, seat)
+            action = bot.act(view, int(now))
+            if action is None:
+                table.bot_plans.pop(seat, None)
+                continue
+            think = getattr(bot, "think_seconds", None)
+            seconds = think(view, action) if think is not None else DEFAULT_THINK_SECONDS
+            table.bot_plans[seat] = (moment, now + seconds * 1000)
+        due = [at for key, at in table.bot_plans.values() if key == moment]
+        cancel_timer(table, "bot_tick")
+        if due:
+            table.bot_tick = loop.call_later(max(0.0, (min(due) - now) / 1000),
+                                             self._bots_act, table)
 
     def _bot_move(self, table: Table, seat: int) -> Action | None:
         assert table.state is not None
@@ -453,7 +510,17 @@ class Hub:
         if table.status != "playing" or state is None or table.settle is not None:
             return
         humans_here = any(not s.bot_plays for s in table.seats)
-        for seat, s in enumerate(table.seats):
+        seats: Iterable[int] = range(len(table.seats))
+        if self.bot_delay is None:  # human pace: only the bots whose think time is up
+            moment, now = _moment(table), now_ms() + 1
+            ready = [(at, seat) for seat, (key, at) in table.bot_plans.items()
+                     if key == moment and at <= now]
+            seats = [seat for _, seat in sorted(ready)]
+            if not ready:
+                self._schedule(table)
+                return
+        for seat in seats:
+            s = table.seats[seat]
             if not s.bot_plays:
                 continue
             if state.phase is Phase.ROUND_OVER and humans_here:
@@ -467,6 +534,8 @@ class Hub:
                 log.warning("bot at %s seat %d refused: %s", table.code, seat, error)
                 continue
             return
+        for seat in seats:  # nothing to do after all: think again when the game moves
+            table.bot_plans.pop(seat, None)
 
     def _timeout(self, table: Table) -> None:
         """A turn timer ran out: a bot moves for every seat the table is waiting for."""
@@ -543,6 +612,11 @@ class Hub:
         close = getattr(self.journal, "close", None)
         if close is not None:
             close()
+
+
+def _check_level(level: str) -> None:
+    if level not in BOT_LEVELS:
+        raise IllegalAction(f"bots play {', '.join(BOT_LEVELS)}, not {level!r}")
 
 
 def _bot_names() -> Iterator[str]:

@@ -154,6 +154,9 @@ class RoundResult:
     stop: tuple[int, ...]
     best_plan: int | None
     lines: tuple[ScoreLine, ...]
+    grid: tuple[tuple[str, ...], ...] = ()  # the 16 items on the table, grid[column][row]
+    picks: tuple[int, ...] = ()  # the row picked in each column
+    scores: tuple[int, ...] = ()  # every seat's score once the round's points are in
 
     def delta(self, seat: int) -> int:
         return sum(line.points for line in self.lines if line.seat == seat)
@@ -494,7 +497,10 @@ def _best_plan(state: State, a: BestPlan) -> tuple[State, list[Event]]:
 
 
 def score_lines(state: State) -> tuple[ScoreLine, ...]:
-    """Step 5, as a list of explained point changes (before the stop penalty floor)."""
+    """Step 5, as a list of explained point changes, in the rulebook's order: correct
+    guesses, the lead's points, the stop token, then the optional best plan. The stop
+    penalty is settled *before* the best-plan point: a stopper who guessed wrong with 0
+    points has nothing to return (a 0 line says so) and keeps a best-plan point won after."""
     lines: list[ScoreLine] = []
     correct = [s for s in state.guessers if state.guesses[s] == state.secret]
     for seat in state.guessers:
@@ -541,6 +547,9 @@ def _score(state: State, events: list[Event]) -> tuple[State, list[Event]]:
         stop=state.stop,
         best_plan=state.best_plan,
         lines=lines,
+        grid=state.grid,
+        picks=state.picks,
+        scores=tuple(scores),
     )
     new = replace(state, scores=tuple(scores), history=(*state.history, result),
                   phase=Phase.ROUND_OVER)
@@ -729,7 +738,12 @@ def game_summary(state: State) -> dict[str, object]:
     """A finished game as plain data: names, scores, winners and every round explained."""
     return {
         "players": list(state.players),
+        "total_rounds": state.total_rounds,
+        "stop_tie_window_ms": state.options.stop_tie_window_ms,
+        "first_lead": state.history[0].lead if state.history else state.lead,
         "scores": list(state.scores),
         "winners": list(state.winners()),
-        "rounds": [asdict(result) for result in state.history],
+        "rounds": [{**asdict(result),
+                    "deltas": [result.delta(seat) for seat in range(state.n)]}
+                   for result in state.history],
     }

@@ -153,13 +153,20 @@ class Session:
             raise IllegalAction("options can be changed between games")
         self.hub.command(table, "options", asdict(options.checked()))
 
-    def add_bot(self) -> None:
+    def add_bot(self, level: str = "normal") -> None:
         table = self._hosting()
         if table.status == "playing":
             raise IllegalAction("bots join between games")
         if len(table.seats) >= table.options.max_seats:
             raise IllegalAction("the table is full")
-        self.hub.command(table, "add_bot", {})
+        self.hub.command(table, "add_bot", {"level": level})
+
+    def set_bot_level(self, seat: int, level: str) -> None:
+        """The host makes the bot in ``seat`` play easy, normal or sharp."""
+        table = self._hosting()
+        if table.status == "playing":
+            raise IllegalAction("bot levels change between games")
+        self.hub.command(table, "bot_level", {"seat": seat, "level": level})
 
     def remove_seat(self, seat: int) -> None:
         table = self._hosting()

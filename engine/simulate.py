@@ -1,35 +1,53 @@
 """Whole games played by bots, for balance figures and audits.
 
-    python -m engine.simulate --players 4 --games 1000 --seed 7 [--json] [--best-plan]
+    python -m engine.simulate --players 4 --games 1000 --seed 7 [--level normal] [--json]
+    python -m engine.simulate --figures [--games 250]
 
-prints a summary (games per second, guess accuracy, Stop! success, score spread, mean
-winner score). With ``--json`` it also writes one JSON object per line to standard output
-(the summary then goes to standard error): a ``game`` header, one ``action`` record per
-accepted action with the events it caused, and a ``final`` record with the scores, so a
-game can be replayed and checked with :mod:`engine.rules` alone.
+prints a summary (games per second, guess accuracy, Stop! rate and success, plans naming
+all four items, how often a reader of the card words finds a bot lead's task, score spread,
+mean winner score). ``--figures`` prints the table docs/bots.md quotes: at each level, bots
+against bots, bots against a lead who picks by meaning, and a perfect guesser who never
+shouts against three bots.
+
+With ``--json`` it also writes one JSON object per line to standard output (the summary then
+goes to standard error), enough to audit a game against the rulebook without the code:
+
+* ``game``: seed, players, bot levels, the resolved number of rounds, the Stop! tie
+  window, the best plan rule and the first lead agent;
+* ``round``: as each round starts, its lead, the four tasks, the 16-item grid
+  (``grid[column][row]``) and the secret card;
+* ``action``: each accepted action with the public events it caused;
+* ``points``: as each round ends, every point change in the order applied (zeros
+  included) with the seat's running score, each seat's change and the scores;
+* ``final``: the scores and the winners.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
 import sys
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, TextIO
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol, TextIO
 
-from engine.bots import Bot
+from engine.bots import DEFAULT_LEVEL, LEVELS, Bot, plan_names_every_item
 from engine.cards import Deck, load_deck
+from engine.plain_reader import PlainReader
 from engine.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Action,
+    Guess,
     Options,
     Phase,
+    RoundResult,
     State,
+    View,
     action_to_dict,
     apply,
     new_game,
@@ -51,7 +69,29 @@ def game_seed(seed: str | int, game: int) -> str:
     return f"{seed}/{game}"
 
 
-def _next_action(state: State, bots: Sequence[Bot], now_ms: int, rng: random.Random
+class PerfectGuesser:
+    """A yardstick, not a player: it always knows the task but never shouts Stop!, and
+    plays like ``bot`` otherwise (leading, plans). ``secret`` tells it the current secret."""
+
+    def __init__(self, bot: Bot, secret: Callable[[], int]) -> None:
+        self.bot = bot
+        self.secret = secret
+
+    def act(self, view: View, now_ms: int = 0) -> Action | None:
+        if view.is_lead or view.seat is None:
+            return self.bot.act(view, now_ms)
+        if view.phase is Phase.PICKING:
+            return None
+        if view.phase is Phase.GUESSING:
+            return Guess(view.seat, self.secret()) if view.can_guess() else None
+        return self.bot.act(view, now_ms)
+
+
+class Player(Protocol):
+    def act(self, view: View, now_ms: int = 0) -> Action | None: ...
+
+
+def _next_action(state: State, bots: Sequence[Player], now_ms: int, rng: random.Random
                  ) -> Action | None:
     """While items are being picked, ask the guessers (in a random order, so no seat always
     shouts first), then the lead; otherwise ask the seats the table waits for. The first bot
@@ -74,6 +114,48 @@ def _action_record(game: int, round_no: int, action: Action, texts: list[str]) -
             **action_to_dict(action), "events": texts}
 
 
+def _round_record(game: int, state: State) -> Record:
+    return {"record": "round", "game": game, "round": state.round, "lead": state.lead,
+            "tasks": list(state.tasks), "grid": [list(column) for column in state.grid],
+            "secret": state.secret}
+
+
+def _points_record(game: int, result: RoundResult, before: Sequence[int]) -> Record:
+    """The round's point changes in the order applied, then a 0 for each seat that got
+    none (a wrong guess, a lead nobody found), each with the seat's running score."""
+    running = list(before)
+    changes = []
+    for line in result.lines:
+        running[line.seat] += line.points
+        changes.append({**asdict(line), "score": running[line.seat]})
+    scored = {line.seat for line in result.lines}
+    for seat in range(len(before)):
+        if seat not in scored:
+            reason = ("lead agent: no correct guess" if seat == result.lead else
+                      "no guess" if result.guesses[seat] is None else "wrong guess")
+            changes.append({"seat": seat, "points": 0, "reason": reason,
+                            "score": running[seat]})
+    return {"record": "points", "game": game, "round": result.round, "secret": result.secret,
+            "task": result.task, "items": list(result.items), "guesses": list(result.guesses),
+            "stop": list(result.stop), "best_plan": result.best_plan, "changes": changes,
+            "deltas": [result.delta(s) for s in range(len(before))],
+            "scores": list(result.scores)}
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """Who plays a simulated game: a bot level per seat (the last one repeats), whether
+    the leads pick by the words on the cards (as a person would) instead of the tags, and
+    a seat for the :class:`PerfectGuesser`, if any."""
+
+    levels: tuple[str, ...] = (DEFAULT_LEVEL,)
+    lead_by_words: bool = False
+    perfect_seat: int | None = None
+
+    def level(self, seat: int) -> str:
+        return self.levels[min(seat, len(self.levels) - 1)]
+
+
 def play_game(
     players: int,
     seed: str | int,
@@ -81,34 +163,61 @@ def play_game(
     options: Options | None = None,
     *,
     game: int = 0,
+    lineup: Lineup | None = None,
+    reader: PlainReader | None = None,
 ) -> tuple[State, list[Record]]:
     """Play one game between ``players`` bots; return the final state and the records
-    (header, one per accepted action, final scores) that ``--json`` prints."""
+    (header, rounds, actions, points, final scores) that ``--json`` prints."""
     deck = deck or load_deck()
     options = options or Options()
+    lineup = lineup or Lineup()
     seed = str(seed)
     names = [f"Bot {s + 1}" for s in range(players)]
     state = new_game(names, seed=seed, tasks=deck.task_names, items=deck.item_names,
                      options=options)
-    bots = [Bot(deck, f"{seed}/bot{s}") for s in range(players)]
+    if lineup.lead_by_words and reader is None:
+        reader = plain_reader()
+    lead_reader = reader if lineup.lead_by_words else None
+    bots: list[Player] = [Bot(deck, f"{seed}/bot{s}", lineup.level(s), reader=lead_reader)
+                          for s in range(players)]
+    if lineup.perfect_seat is not None:
+        current = [state]
+        bots[lineup.perfect_seat] = PerfectGuesser(Bot(deck, f"{seed}/perfect"),
+                                                   lambda: current[0].secret)
     order = random.Random(f"{seed}/order")
     records: list[Record] = [{
         "record": "game", "game": game, "seed": seed, "players": names,
-        "rounds": options.rounds, "best_plan": options.best_plan,
-    }]
+        "levels": [lineup.level(s) for s in range(players)],
+        "perfect_seat": lineup.perfect_seat, "lead_by_words": lineup.lead_by_words,
+        "rounds": state.total_rounds, "rounds_option": options.rounds,
+        "best_plan": options.best_plan, "stop_tie_window_ms": options.stop_tie_window_ms,
+        "first_lead": state.lead,
+    }, _round_record(game, state)]
     steps, limit = 0, MAX_STEPS_PER_ROUND * (state.total_rounds or 1)
     while state.phase is not Phase.GAME_OVER:
+        if lineup.perfect_seat is not None:
+            current[0] = state
         action = _next_action(state, bots, steps * STEP_MS, order)
         steps += 1
         if action is None or steps > limit:
             raise Stalled(f"game {seed}: no bot moves in {state.phase} of round {state.round}")
-        round_no = state.round
+        before, round_no, finished = state.scores, state.round, len(state.history)
         state, events = apply(state, action)
         records.append(_action_record(game, round_no, action, [e.text for e in events]))
+        if len(state.history) > finished:
+            records.append(_points_record(game, state.history[-1], before))
+        if state.round != round_no:
+            records.append(_round_record(game, state))
     records.append({"record": "final", "game": game, "seed": seed,
                     "scores": list(state.scores), "winners": list(state.winners()),
                     "rounds": len(state.history)})
     return state, records
+
+
+@functools.cache
+def plain_reader() -> PlainReader:
+    """The reader of the card words, made on first use."""
+    return PlainReader()
 
 
 # --- figures ---------------------------------------------------------------------------
@@ -116,34 +225,60 @@ def play_game(
 
 @dataclass
 class Summary:
-    """Running figures over finished games (from their round history only)."""
+    """Running figures over finished games (from their round history only).
 
+    ``reader`` (a :class:`PlainReader`) also guesses each round from the four items, to
+    measure whether a person could see the leads' links; ``perfect_seat`` counts that
+    seat's wins (shared victories included)."""
+
+    reader: PlainReader | None = None
+    perfect_seat: int | None = None
     games: int = 0
     rounds: int = 0
-    guesses: int = 0  # hidden after all four items
+    guesses: int = 0  # bot guesses hidden after all four items
     correct: int = 0
     stops: int = 0
     stops_won: int = 0
+    stop_rounds: int = 0
+    plans: int = 0
+    plans_full: int = 0  # plans naming all four items
+    read: int = 0
+    read_correct: int = 0
+    perfect_wins: int = 0
     spread_total: int = 0
     winner_total: int = 0
     seconds: float = 0.0
+    _tie_break: random.Random = field(default_factory=lambda: random.Random(0), repr=False)
 
     def add(self, state: State) -> None:
         self.games += 1
         self.spread_total += max(state.scores) - min(state.scores)
         self.winner_total += max(state.scores)
+        if self.perfect_seat is not None:
+            self.perfect_wins += self.perfect_seat in state.winners()
         for result in state.history:
-            self.rounds += 1
-            for seat in range(len(state.players)):
-                guess = result.guesses[seat]
-                if seat == result.lead or guess is None:
-                    continue
-                if seat in result.stop:
-                    self.stops += 1
-                    self.stops_won += guess == result.secret
-                else:
-                    self.guesses += 1
-                    self.correct += guess == result.secret
+            self._add_round(result, len(state.players))
+
+    def _add_round(self, result: RoundResult, players: int) -> None:
+        self.rounds += 1
+        self.stop_rounds += bool(result.stop)
+        for seat in range(players):
+            guess = result.guesses[seat]
+            if seat != self.perfect_seat:
+                self.plans += 1
+                self.plans_full += plan_names_every_item(result.plans[seat], result.items)
+            if seat == result.lead or guess is None or seat == self.perfect_seat:
+                continue
+            if seat in result.stop:
+                self.stops += 1
+                self.stops_won += guess == result.secret
+            else:
+                self.guesses += 1
+                self.correct += guess == result.secret
+        if self.reader is not None and result.lead != self.perfect_seat:
+            self.read += 1
+            cards = self.reader.guess(result.tasks, result.items)
+            self.read_correct += self._tie_break.choice(cards) == result.secret
 
     @property
     def accuracy(self) -> float:
@@ -161,38 +296,83 @@ class Summary:
             "games": self.games,
             "games_per_second": self.games / self.seconds if self.seconds else 0.0,
             "guess_accuracy": self.accuracy,
-            "stop_rate": self.stops / max(self.rounds, 1),
+            "stop_rate": self.stop_rounds / max(self.rounds, 1),
             "stop_success": self.stop_success,
+            "plans_naming_four_items": self.plans_full / max(self.plans, 1),
+            "reader_finds_lead": self.read_correct / max(self.read, 1),
+            "perfect_guesser_wins": self.perfect_wins / per_game,
             "score_spread": self.spread_total / per_game,
             "mean_winner_score": self.winner_total / per_game,
         }
 
     def format(self) -> str:
         d = self.as_dict()
-        return "\n".join([
+        lines = [
             f"games               {self.games} ({d['games_per_second']:.1f} games/s)",
             f"guess accuracy      {d['guess_accuracy']:.1%} of {self.guesses} guesses after "
             "four items (chance 25%)",
-            f"stop success        {d['stop_success']:.1%} of {self.stops} Stop! bets "
-            f"({d['stop_rate']:.2f} per round)",
+            f"stop rate           {d['stop_rate']:.1%} of {self.rounds} rounds",
+            f"stop success        {d['stop_success']:.1%} of {self.stops} Stop! bets",
+            f"plans naming 4      {d['plans_naming_four_items']:.1%} of {self.plans} plans",
+        ]
+        if self.reader is not None:
+            lines.append(f"word reader         {d['reader_finds_lead']:.1%} of {self.read} "
+                         "bot leads' tasks found from the card words alone (chance 25%)")
+        if self.perfect_seat is not None:
+            lines.append(f"perfect guesser     wins {d['perfect_guesser_wins']:.1%} of games "
+                         "(knows every task, never shouts; ties count)")
+        lines += [
             f"score spread        {d['score_spread']:.2f} points (top minus bottom, mean)",
             f"mean winner score   {d['mean_winner_score']:.2f} points",
-        ])
+        ]
+        return "\n".join(lines)
 
 
 def run(players: int, games: int, seed: str | int, options: Options,
-        out: TextIO | None = None) -> Summary:
+        out: TextIO | None = None, lineup: Lineup | None = None) -> Summary:
     """Play ``games`` games; write their JSON records to ``out`` if given."""
     deck = load_deck()
-    summary = Summary()
+    lineup = lineup or Lineup()
+    reader = plain_reader()
+    summary = Summary(reader=None if lineup.lead_by_words else reader,
+                      perfect_seat=lineup.perfect_seat)
     start = time.perf_counter()
     for game in range(games):
-        state, records = play_game(players, game_seed(seed, game), deck, options, game=game)
+        state, records = play_game(players, game_seed(seed, game), deck, options, game=game,
+                                   lineup=lineup, reader=reader)
         summary.add(state)
         if out is not None:
             _write_lines(out, records)
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+FIGURE_PLAYERS = 4
+
+
+def figures(games: int, seed: str | int, options: Options) -> str:
+    """The table docs/bots.md quotes: per level, bots against bots, bots against a lead
+    who picks by meaning, and a perfect never-shouting guesser against three bots."""
+    rows = [f"{FIGURE_PLAYERS} players, {games} games per line, seed {seed}",
+            f"{'':8}{'setup':30}{'accuracy':>9}{'stops':>7}{'stop won':>9}{'plans 4':>8}"
+            f"{'reader':>8}{'perfect':>8}"]
+    for level in LEVELS:
+        setups = (("bots vs bots", Lineup((level,))),
+                  ("bot guessers, lead by meaning", Lineup((level,), lead_by_words=True)),
+                  ("perfect guesser vs 3 bots", Lineup(("sharp", level), perfect_seat=0)))
+        for name, lineup in setups:
+            d = run(FIGURE_PLAYERS, games, seed, options, lineup=lineup).as_dict()
+            reader = f"{d['reader_finds_lead']:.0%}" if not lineup.lead_by_words else "-"
+            perfect = (f"{d['perfect_guesser_wins']:.0%}" if lineup.perfect_seat is not None
+                       else "-")
+            rows.append(f"{level:8}{name:30}{d['guess_accuracy']:>9.0%}{d['stop_rate']:>7.0%}"
+                        f"{d['stop_success']:>9.0%}{d['plans_naming_four_items']:>8.0%}"
+                        f"{reader:>8}{perfect:>8}")
+    rows += ["accuracy: bot guesses after four items; stops: rounds with a Stop!; stop won:",
+             "bets that paid; plans 4: plans naming all four items; reader: a reader of the",
+             "card words (never the tags) finds the bot lead's task; perfect: share of games",
+             "the perfect guesser wins or shares."]
+    return "\n".join(rows)
 
 
 def _write_lines(out: TextIO, records: Iterable[Record]) -> None:
@@ -212,6 +392,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true",
                         help="write every action and its events as JSON lines to stdout")
     parser.add_argument("--best-plan", action="store_true", help="use the best plan rule")
+    parser.add_argument("--level", choices=list(LEVELS), default=DEFAULT_LEVEL,
+                        help=f"every bot's level (default {DEFAULT_LEVEL})")
+    parser.add_argument("--figures", action="store_true",
+                        help="print the bots' figures at every level (4 players; --games "
+                             "per line, default 100)")
     return parser
 
 
@@ -227,8 +412,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rounds must be at least 1")
     options = Options(rounds=args.rounds, best_plan=args.best_plan)
     try:
+        if args.figures:
+            print(figures(args.games, args.seed, options))
+            return 0
         summary = run(args.players, args.games, args.seed, options,
-                      out=sys.stdout if args.json else None)
+                      out=sys.stdout if args.json else None, lineup=Lineup((args.level,)))
         print(summary.format(), file=sys.stderr if args.json else sys.stdout)
         sys.stdout.flush()
     except BrokenPipeError:  # e.g. piped into head: the reader has what it wanted

@@ -65,6 +65,7 @@ class Seat:
     connected: bool = True
     away_since: float | None = None
     botted: bool = False  # a bot plays for an absent human
+    level: str = "normal"  # a bot seat's level (engine.bots.LEVELS), chosen by the host
 
     @property
     def is_bot(self) -> bool:
@@ -95,6 +96,7 @@ class SeatInfo:
     connected: bool
     botted: bool
     is_host: bool
+    level: str = "normal"  # a bot seat's level
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,9 @@ class Table:
     bot_tick: asyncio.TimerHandle | None = None
     settle: list[tuple[float, int, Session | None, Action]] | None = None
     bots: dict[int, Any] = field(default_factory=dict)
+    # at human pace: per bot seat, the moment of the game it is thinking about and when
+    # (hub clock, ms) it will move
+    bot_plans: dict[int, tuple[tuple[Any, ...], float]] = field(default_factory=dict)
     timer_key: tuple[Any, ...] | None = None
 
     def __hash__(self) -> int:

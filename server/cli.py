@@ -3,6 +3,7 @@
     mission-impractical serve [--host H] [--port 2222] [--data-dir DIR] [--public-name NAME]
                               [--host-key PATH] [--authorized-keys FILE] [--password PW]
                               [--max-sessions 300] [--log-level INFO] [--log-format text]
+                              [--deck DIR]
     mission-impractical status | backup FILE | restore FILE | prune --older-than 90d
     mission-impractical kick WHO | ban WHO [--reason TEXT] | unban WHO
     mission-impractical simulate ...      (handed to engine.simulate)
@@ -11,7 +12,7 @@
 Every option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
 MI_PUBLIC_NAME, MI_HOST_KEY, MI_AUTHORIZED_KEYS, MI_PASSWORD (better than ``--password``,
 which other users of the machine can see in the process list), MI_MAX_SESSIONS,
-MI_LOG_LEVEL, MI_LOG_FORMAT. The data directory defaults to systemd's ``$STATE_DIRECTORY``
+MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK. The data directory defaults to systemd's ``$STATE_DIRECTORY``
 when set, else ``$XDG_DATA_HOME/mission-impractical`` (``~/.local/share/mission-impractical``);
 the host key lives in it unless ``--host-key`` says otherwise.
 """
@@ -147,6 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
                        default=int(_env("MI_MAX_SESSIONS", "300") or 300),
                        help="players connected at once; more are told the server is full"
                             " (default 300) [MI_MAX_SESSIONS]")
+    serve.add_argument("--deck", type=Path, default=_env("MI_DECK"),
+                       help="play with your own cards: a folder holding tasks.txt and "
+                            "items.txt in the game's format, checked at start [MI_DECK]")
     serve.add_argument("--app-factory", default=_env("MI_APP_FACTORY", DEFAULT_APP_FACTORY),
                        help="for development: module:function(hub) returning the app factory")
     commands.add_parser("status", parents=[data],
@@ -245,11 +249,17 @@ def _announce_new_key(path: Path, fingerprint: str) -> None:
 
 
 async def _serve(options: argparse.Namespace) -> int:
+    from engine.cards import DeckError, load_deck, load_deck_dir
     from engine.hub import Hub
     from engine.journal import JournalError
 
+    try:  # a host's own deck is checked before anything starts
+        deck = load_deck() if options.deck is None else load_deck_dir(options.deck)
+    except DeckError as error:
+        print(f"mission-impractical: bad deck: {error}", file=sys.stderr)
+        return 2
     try:
-        hub = Hub.open(options.data_dir)
+        hub = Hub.open(options.data_dir, deck=deck)
     except JournalError as error:  # a damaged database is reported, never replaced
         print(f"mission-impractical: {error}", file=sys.stderr)
         return 2

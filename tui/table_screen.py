@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, Select, Static, Switch
 
+from engine.hub import BOT_LEVELS
 from engine.rules import MIN_PLAYERS, ROUNDS_BY_PLAYERS
 from engine.session import Session
 from engine.tables import MAX_SEATS, TableOptions, TableView
@@ -86,7 +87,7 @@ def _rounds_from(value: object) -> int | None:
 def _binding_state(view: TableView) -> tuple[object, ...]:
     """What the screen's keys depend on (the footer is redrawn only when it changes)."""
     return (view.is_host, view.my_seat is None, view.status, len(view.seats),
-            view.options.bots_fill, view.options.max_seats)
+            view.options.bots_fill, view.options.max_seats, any(s.is_bot for s in view.seats))
 
 
 class SeatList(DataTable[Text | str]):
@@ -104,6 +105,7 @@ class TableScreen(TableStage):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("g", "start", "Start game"),
         Binding("b", "add_bot", "Add bot"),
+        Binding("d", "bot_level", "Bot level"),
         Binding("x", "remove_seat", "Remove seat"),
         Binding("s", "sit", "Take a seat"),
         Binding("escape", "back", "Leave table"),
@@ -202,7 +204,7 @@ class TableScreen(TableStage):
             if seat.is_host:
                 marks.append("host")
             if seat.is_bot:
-                marks.append("bot")
+                marks.append(f"bot, {seat.level}")
             if not seat.connected:
                 marks.append("away")
             if i == view.my_seat:
@@ -321,9 +323,11 @@ class TableScreen(TableStage):
         view = self.view
         if view is None:
             return True
-        if action in ("start", "add_bot", "remove_seat"):
+        if action in ("start", "add_bot", "remove_seat", "bot_level"):
             if not view.is_host:
                 return False
+            if action == "bot_level":
+                return any(s.is_bot for s in view.seats) or None
             if action == "start":
                 return len(view.seats) >= MIN_PLAYERS or view.options.bots_fill or None
             if action == "add_bot":
@@ -341,6 +345,19 @@ class TableScreen(TableStage):
 
     def action_add_bot(self) -> None:
         attempt(self, self.session.add_bot)
+
+    def action_bot_level(self) -> None:
+        """The bot at the cursor plays the next level: easy, normal, sharp, easy..."""
+        view = self.view
+        row = self.query_one(SeatList).cursor_row
+        if view is None:
+            return
+        if not 0 <= row < len(view.seats) or not view.seats[row].is_bot:
+            self.app.notify("move to a bot's seat to change its level", severity="warning")
+            return
+        level = view.seats[row].level
+        after = BOT_LEVELS[(BOT_LEVELS.index(level) + 1) % len(BOT_LEVELS)]
+        attempt(self, self.session.set_bot_level, row, after)
 
     def action_remove_seat(self) -> None:
         seats = self.query_one(SeatList)

@@ -12,7 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine.bots
-from engine.bots import Bot, plan_text, task_probabilities
+from engine.bots import (
+    LEVELS,
+    READ_PER_CHARACTER,
+    READ_SECONDS,
+    Bot,
+    plan_names_every_item,
+    plan_text,
+    task_probabilities,
+)
 from engine.cards import Deck, load_deck, parse_deck
 from engine.rules import (
     Action,
@@ -31,7 +39,7 @@ from engine.rules import (
     new_game,
     view_for,
 )
-from engine.simulate import Summary, game_seed, play_game
+from engine.simulate import Lineup, Summary, game_seed, play_game
 from engine.text import PLAN_MAX
 
 # A tiny deck whose tags make the right answer obvious: the bar is tasks 1-4 below.
@@ -189,7 +197,7 @@ def test_the_lead_plays_the_column_after_the_items_already_down(toy_deck: Deck) 
 def test_the_lead_waits_while_a_stop_taker_hides_a_guess(toy_deck: Deck) -> None:
     state, _ = apply(toy_state(toy_deck, picks=(1,)), Shout(2))
     assert Bot(toy_deck, 0).act(view_for(state, 0)) is None
-    assert Bot(toy_deck, 0).act(view_for(state, 2)) == Guess(2, 1)
+    assert Bot(toy_deck, 0, "sharp").act(view_for(state, 2)) == Guess(2, 1)
 
 
 # --- the guesser -----------------------------------------------------------------------
@@ -205,7 +213,7 @@ def test_a_guesser_rates_the_task_the_items_point_to_highest(toy_deck: Deck) -> 
 
 
 def test_a_guesser_shouts_stop_only_when_sure_and_after_two_items(toy_deck: Deck) -> None:
-    bot = Bot(toy_deck, 0)
+    bot = Bot(toy_deck, 0, "sharp")
     assert bot.act(view_for(toy_state(toy_deck, picks=(1,)), 1)) is None
     assert bot.act(view_for(toy_state(toy_deck, picks=(1, 2)), 1), now_ms=42) == Shout(1, 42)
     # the Soggy Campfire Snack and a Frozen Kite could be for three tasks: no bet
@@ -282,15 +290,16 @@ def test_a_plan_survives_cards_from_another_deck() -> None:
 # --- strength --------------------------------------------------------------------------
 
 
-def test_bot_guessers_find_the_task_80_percent_of_the_time_and_stop_bets_pay() -> None:
-    """200 seeded three-player games: 1,200 rounds (chance would be 25%)."""
+def test_sharp_bot_guessers_find_the_task_95_percent_of_the_time_and_stop_bets_pay() -> None:
+    """100 seeded three-player games: 600 rounds (chance would be 25%)."""
     deck = load_deck()
     summary = Summary()
-    for game in range(200):
-        summary.add(play_game(3, game_seed("strength", game), deck)[0])
-    assert summary.guesses > 500 and summary.stops > 500
-    assert summary.accuracy >= 0.80
-    assert summary.stop_success > 0.5
+    for game in range(100):
+        summary.add(play_game(3, game_seed("strength", game), deck,
+                              lineup=Lineup(("sharp",)))[0])
+    assert summary.guesses > 250 and summary.stops > 250
+    assert summary.accuracy >= 0.95
+    assert summary.stop_success > 0.9
 
 
 class SelfishLead(Bot):
@@ -307,14 +316,14 @@ class SelfishLead(Bot):
         return super().act(view, now_ms)
 
 
-def test_guessers_still_find_the_task_when_the_lead_ignores_the_decoys() -> None:
+def test_sharp_guessers_still_find_the_task_when_the_lead_ignores_the_decoys() -> None:
     deck = load_deck()
     summary = Summary()
     for game in range(60):
         seed = game_seed("selfish", game)
         state = new_game(["A", "B", "C", "D"], seed=seed, tasks=deck.task_names,
                          items=deck.item_names)
-        bots = [SelfishLead(deck, f"{seed}/{s}") for s in range(4)]
+        bots = [SelfishLead(deck, f"{seed}/{s}", "sharp") for s in range(4)]
         while state.phase is not Phase.GAME_OVER:
             seats = (*state.guessers, state.lead)
             action = next(a for s in seats if (a := bots[s].act(view_for(state, s))))
@@ -322,3 +331,111 @@ def test_guessers_still_find_the_task_when_the_lead_ignores_the_decoys() -> None
         summary.add(state)
     assert summary.accuracy >= 0.80
     assert summary.stop_success > 0.5
+
+
+# --- levels -------------------------------------------------------------------------------
+
+
+def test_every_bot_seat_can_be_easy_normal_or_sharp_and_normal_is_the_default() -> None:
+    deck = load_deck()
+    assert list(LEVELS) == ["easy", "normal", "sharp"]
+    assert Bot(deck, 1).level is LEVELS["normal"]
+    assert Bot(deck, 1, "sharp").level is LEVELS["sharp"]
+    with pytest.raises(ValueError, match="choose easy, normal, sharp"):
+        Bot(deck, 1, "godlike")
+
+
+def test_a_sharp_lead_always_picks_the_best_item_and_a_normal_one_mostly(
+        toy_deck: Deck) -> None:
+    view = view_for(toy_state(toy_deck), 0)
+    assert {Bot(toy_deck, seed, "sharp").act(view) for seed in range(20)} == {
+        Pick(0, 0, TOY_GRID[0].index("Ice Cube"))}
+    deck = load_deck()
+    differ = 0
+    for seed in range(60):
+        state = new_game(list("ABCD"), seed=seed, tasks=deck.task_names, items=deck.item_names)
+        view = view_for(state, state.lead)
+        differ += Bot(deck, seed, "sharp").act(view) != Bot(deck, seed, "normal").act(view)
+    assert 0 < differ < 30
+
+
+def test_stronger_levels_guess_better_and_sharp_bots_shout_most() -> None:
+    deck = load_deck()
+    figures = {}
+    for level in LEVELS:
+        summary = Summary()
+        for game in range(30):
+            summary.add(play_game(4, game_seed("levels", game), deck,
+                                  lineup=Lineup((level,)))[0])
+        figures[level] = summary.as_dict()
+    assert (figures["easy"]["guess_accuracy"] < figures["normal"]["guess_accuracy"]
+            < figures["sharp"]["guess_accuracy"])
+    assert figures["sharp"]["stop_rate"] > max(figures["easy"]["stop_rate"],
+                                               figures["normal"]["stop_rate"])
+
+
+# --- human pace ---------------------------------------------------------------------------
+
+
+def test_a_lead_thinks_several_seconds_per_item_and_longest_over_the_first() -> None:
+    deck = load_deck()
+    state = new_game(list("ABCD"), seed="pace", tasks=deck.task_names, items=deck.item_names)
+    firsts, laters = [], []
+    for seed in range(30):
+        bot = Bot(deck, seed)
+        view = view_for(state, state.lead)
+        action = bot.act(view)
+        assert action is not None
+        firsts.append(bot.think_seconds(view, action))
+        later, _ = apply(state, action)
+        view = view_for(later, later.lead)
+        action = bot.act(view)
+        assert action is not None
+        laters.append(bot.think_seconds(view, action))
+    assert min(laters) >= 3 and min(firsts) >= 6
+    assert sum(firsts) / 30 > sum(laters) / 30
+    assert len(set(firsts)) == 30  # drawn at random, not a fixed delay
+
+
+def test_a_bot_never_shouts_before_a_person_could_read_the_new_item(toy_deck: Deck) -> None:
+    view = view_for(toy_state(toy_deck, picks=(1, 2)), 1)
+    newest = view.picked_items()[-1]
+    waits = [Bot(toy_deck, seed).think_seconds(view, Shout(1)) for seed in range(50)]
+    assert min(waits) >= READ_SECONDS + READ_PER_CHARACTER * len(newest)
+    assert max(waits) > min(waits)
+
+
+# --- plans ----------------------------------------------------------------------------------
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_a_plan_names_all_four_items_and_stays_short(data: st.DataObject) -> None:
+    deck = load_deck()
+    task = data.draw(st.sampled_from(deck.task_names))
+    items = data.draw(st.lists(st.sampled_from(deck.item_names), min_size=4, max_size=4,
+                               unique=True))
+    text = plan_text(deck, task, items, random.Random(data.draw(st.integers())))
+    assert len(text) <= PLAN_MAX
+    assert plan_names_every_item(text, items)
+
+
+def test_a_plan_with_four_longest_names_still_names_them_all() -> None:
+    names = [c * 32 for c in "ABCD"]
+    text = plan_text(load_deck(), "Any Task", names, random.Random(1))
+    assert len(text) <= PLAN_MAX and plan_names_every_item(text, names)
+
+
+def test_a_plan_never_says_the_same_use_twice() -> None:
+    deck = load_deck()
+    for seed in range(40):
+        text = plan_text(deck, "Catch a Runaway Hamster", ["Pet Treats", "Birdseed",
+                         "Bag of Carrots", "Cupcakes"], random.Random(seed))
+        for use in ("as bait", "to tempt them over", "just in case", "for luck"):
+            assert text.count(use) <= 1, text
+
+
+def test_a_bot_that_shouts_stop_bets_on_the_task_it_is_sure_of(toy_deck: Deck) -> None:
+    state, _ = apply(toy_state(toy_deck, picks=(1, 2)), Shout(1))
+    assert {Bot(toy_deck, seed, level).act(view_for(state, 1))
+            for seed in range(30) for level in LEVELS} == {Guess(1, 1)}

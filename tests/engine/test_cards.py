@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 import itertools
+import re
 from collections import Counter
+from collections.abc import Callable
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -19,8 +23,10 @@ from engine.cards import (
     Deck,
     DeckError,
     load_deck,
+    load_deck_dir,
     parse_deck,
 )
+from engine.plain_reader import stem, words_of
 
 SMALL_TASKS = "Climb a Wall | height, rope\n"
 SMALL_ITEMS = "Ladder | height, heavy\n"
@@ -203,3 +209,95 @@ def test_any_text_either_parses_or_raises_a_deck_error(tasks: str, items: str) -
         assert ":" in str(error)  # file and line, then what is wrong
     else:
         assert all(c.tags <= TAGS for c in (*deck.tasks, *deck.items))
+
+
+# --- what a person reads on the cards ----------------------------------------------------
+
+def _words(name: str) -> set[str]:
+    return {stem(w) for w in words_of(name)}
+
+
+def test_no_item_names_its_task() -> None:
+    deck = load_deck()
+    for task in deck.task_names:
+        for item in deck.item_names:
+            assert not _words(task) & _words(item), (task, item)
+
+
+def test_no_two_items_look_alike_at_a_glance() -> None:
+    names = load_deck().item_names
+    for a, b in itertools.combinations(names, 2):
+        assert difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio() < 0.7, (a, b)
+
+
+@pytest.mark.parametrize("word", ["mum", "chips", "coax", "jelly", "colour", "torch", "biscuit",
+                                  "lorry", "m", "steal the show"])
+def test_cards_are_plain_american_english(word: str) -> None:
+    deck = load_deck()
+    for name in (*deck.task_names, *deck.item_names):
+        words = " ".join(re.findall(r"[a-z0-9]+", name.lower()))
+        assert f" {word} " not in f" {words} ", name
+
+
+def test_at_least_half_the_tasks_are_impractical_missions() -> None:
+    text = (resources.files("engine") / "data" / "tasks.txt").read_text(encoding="utf-8")
+    section, missions = "", 0
+    for line in text.splitlines():
+        if line.startswith("# ---"):
+            section = line
+        elif line.strip() and not line.startswith("#") and "missions" in section:
+            missions += 1
+    assert missions >= TASK_COUNT / 2
+
+
+@pytest.mark.parametrize("word", ["herd", "chore", "laundry", "kitchen fire", "dishes"])
+def test_no_task_is_a_chore_or_a_real_danger(word: str) -> None:
+    assert not [t for t in load_deck().task_names if word in t.lower()]
+
+
+@pytest.mark.parametrize(("item", "tag"), [
+    ("Marbles", "sticky"), ("Earmuffs", "noise"), ("Scissors", "rope"),
+    ("Sunglasses", "light"), ("Trumpet", "light"), ("Fog Machine", "cold"),
+])
+def test_tags_do_not_contradict_their_card(item: str, tag: str) -> None:
+    assert tag not in load_deck().card(item).tags
+
+
+# --- a host's own deck ----------------------------------------------------------------------
+
+
+def _write_deck(folder: Path, tasks: int = 8, items: int = 32) -> None:
+    (folder / "tasks.txt").write_text(
+        "".join(f"Own Task {i} | height, rope\n" for i in range(tasks)), encoding="utf-8")
+    (folder / "items.txt").write_text(
+        "".join(f"Own Item {i} | rope\n" for i in range(items)), encoding="utf-8")
+
+
+def test_a_hosts_deck_folder_loads_with_any_number_of_cards_enough_to_play(
+        tmp_path: Path) -> None:
+    _write_deck(tmp_path, tasks=9, items=40)
+    deck = load_deck_dir(tmp_path)
+    assert len(deck.tasks) == 9 and len(deck.items) == 40
+
+
+@pytest.mark.parametrize(("setup", "message"), [
+    (lambda d: (d / "tasks.txt").unlink(), "tasks.txt: no such file"),
+    (lambda d: (d / "items.txt").write_text("Own Item | wings\n", encoding="utf-8"),
+     "items.txt:1: 'Own Item' has unknown tag(s) wings"),
+    (lambda d: (d / "items.txt").write_bytes(b"\xff\xfe junk"), "items.txt: not UTF-8"),
+    (lambda d: _write_deck(d, tasks=3), "tasks.txt: 3 cards, a game needs at least 8"),
+])
+def test_a_broken_hosts_deck_names_the_file_the_line_and_the_problem(
+        tmp_path: Path, setup: Callable[[Path], object], message: str) -> None:
+    _write_deck(tmp_path)
+    setup(tmp_path)
+    with pytest.raises(DeckError) as error:
+        load_deck_dir(tmp_path)
+    assert message in str(error.value)
+    assert str(tmp_path) in str(error.value)
+
+
+def test_few_items_share_exactly_the_same_tags_so_a_lead_can_tell_them_apart() -> None:
+    groups = Counter(item.tags for item in load_deck().items)
+    assert sum(n for n in groups.values() if n > 1) <= 65  # the old deck: 71 items
+    assert max(groups.values()) <= 4
