@@ -208,6 +208,8 @@ class Hub:
             deadline_ms=table.deadline_ms,
             seat_code=table.seats[seat].seat_code if seat is not None else None,
             version=table.version,
+            ready=tuple(sorted(table.ready)),
+            waiting_ready=table.waiting_ready(),
         )
 
     # -- commands: the only way a table changes ----------------------------------------------
@@ -346,6 +348,8 @@ class Hub:
             raise IllegalAction("no game is running at this table")
         state, events = rules.apply(table.state, rules.action_from_dict(action))
         table.state = state
+        if state.phase is not Phase.ROUND_OVER:
+            table.ready.clear()
         for i, event in enumerate(events):  # only the move itself is the bot's doing
             self._log(table, event.text, event.kind, by_bot=bot and i == 0)
         if state.phase is Phase.GAME_OVER:
@@ -370,6 +374,15 @@ class Hub:
                at_ms: float | None = None, by_bot: bool = False) -> None:
         """A move from a seat. Raises IllegalAction (nothing changes) when refused."""
         at = now_ms() if at_ms is None else at_ms
+        if (isinstance(action, rules.NextRound) and session is not None and not by_bot
+                and table.state is not None and table.state.phase is Phase.ROUND_OVER
+                and not self._replaying):
+            # One person's Enter does not take the points away from the others mid-read:
+            # the next round starts when every connected person is ready (or on time out).
+            table.ready.add(action.seat)
+            if table.waiting_ready():
+                self.changed(table)
+                return
         if table.settle is not None:
             table.settle.append((at, len(table.settle), session, action))
             return
@@ -403,9 +416,23 @@ class Hub:
         s = table.seats[seat]
         s.connected, s.away_since = False, now_ms()
         self._log(table, f"{s.name} lost connection: their seat is kept")
+        self._start_round_if_all_ready(table)
         loop = self._loop_or_none()
         if loop is not None:
             loop.call_later(self.grace_seconds, self._grace_over, table, s)
+
+    def _start_round_if_all_ready(self, table: Table) -> None:
+        """At round over, the last person the table waited for left: everyone still here
+        is ready, so the next round starts."""
+        state = table.state
+        if (state is None or state.phase is not Phase.ROUND_OVER or not table.ready
+                or table.waiting_ready() or self._replaying):
+            return
+        try:
+            self.command(table, "move", {"action": rules.action_to_dict(
+                rules.NextRound(min(table.ready))), "bot": False})
+        except IllegalAction as error:
+            log.warning("next round at %s refused: %s", table.code, error)
 
     def _grace_over(self, table: Table, seat: Seat) -> None:
         if seat in table.seats and not seat.connected and table.status == "playing":

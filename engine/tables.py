@@ -116,6 +116,8 @@ class TableView:
     deadline_ms: float | None  # when the current turn timer runs out (hub clock)
     seat_code: str | None  # shown to a keyless guest so they can come back
     version: int
+    ready: tuple[int, ...] = ()  # round over: seats that pressed Enter for the next round
+    waiting_ready: tuple[int, ...] = ()  # ...and the connected people the table waits for
 
 
 @dataclass(frozen=True)
@@ -161,6 +163,14 @@ class Table:
     # (hub clock, ms) it will move
     bot_plans: dict[int, tuple[tuple[Any, ...], float]] = field(default_factory=dict)
     timer_key: tuple[Any, ...] | None = None
+    # round over: the seats whose player pressed Enter; the next round starts when every
+    # connected person has (or the round-over timer runs out)
+    ready: set[int] = field(default_factory=set)
+
+    def waiting_ready(self) -> tuple[int, ...]:
+        """The connected people who have not said they are ready for the next round."""
+        return tuple(i for i, s in enumerate(self.seats)
+                     if not s.bot_plays and s.connected and i not in self.ready)
 
     def __hash__(self) -> int:
         return hash(self.code)

@@ -224,8 +224,9 @@ class GameScreen(TableStage):
                 hints.append(("1-4", "hide your guess", ""))
             if game.is_lead and phase is Phase.BEST_PLAN:
                 hints.append((f"1-{len(game.guessers)}", "best plan", ""))
-            if phase is Phase.ROUND_OVER:
-                hints.append(("Enter", "next round", "next_round"))
+            if phase is Phase.ROUND_OVER and self.view is not None \
+                    and self.view.my_seat not in self.view.ready:
+                hints.append(("Enter", "ready for the next round", "next_round"))
         if not typing:
             if self._seated():
                 hints.append(("c", "chat", "chat"))

@@ -47,10 +47,15 @@ def _next_round_line(tv: TableView) -> Line:
     assert view is not None
     new_lead = (view.lead + 1) % len(view.players)
     tail: Line = ((". Next lead agent: ", ""), (who(view, new_lead), "name"))
+    waiting = [s for s in tv.waiting_ready if s != tv.my_seat]
+    others: Line = ((f". Waiting for {names(view, waiting)}", "dim"),) if waiting else ()
     if tv.my_seat is None:
-        return (("Round over", "title"), *tail)
-    return (("Press ", ""), ("Enter", "key"), (" (or ", ""), ("n", "key"),
-            (") for the next round", ""), *tail)
+        return (("Round over", "title"), *others, *tail)
+    if tv.my_seat in tv.ready:
+        return (("You are ready", "good"), *others, *tail)
+    # "for the next round" stays in these words: the bench reads it
+    return (("Press ", ""), ("Enter", "key"), (" when you are ready for the next round", ""),
+            *tail)
 
 
 def _lead_lines(tv: TableView, view: View) -> list[Line]:

@@ -192,7 +192,11 @@ async def test_killed_servers_lose_no_accepted_move(tmp_path: Path) -> None:
         terms = players.by_seat(table)
         if keys.endswith("\r"):
             await terms[seat].wait_for("Enter" if state.phase is Phase.ROUND_OVER else "plan")
-        terms[seat].send(keys)
+        if state.phase is Phase.ROUND_OVER:  # the next round starts when all are ready
+            for term in terms.values():
+                term.send(keys)
+        else:
+            terms[seat].send(keys)
         step += 1
         if step in kills_at:
             if rng.random() < 0.5:  # mid-flight: the move may or may not have been accepted

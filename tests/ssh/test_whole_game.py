@@ -81,7 +81,8 @@ async def test_three_friends_play_a_whole_game_over_ssh(game_server: StartServer
         assert list(s.scores) == expected
         if s.phase is Phase.ROUND_OVER:
             await alice.wait_for(f"Round {round_no} over")
-            terms[s.lead].send("\r")
+            for term in terms.values():  # the next round starts when everyone is ready
+                term.send("\r")
             await until(lambda r=round_no: state().round == r + 1, "the next round")
     assert table.status == "finished"
     top = max(expected)

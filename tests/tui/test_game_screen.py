@@ -325,27 +325,56 @@ async def test_round_over_explains_every_point_and_enter_starts_the_next_round()
         assert "stop token bonus" in text
         assert "lead agent: 1 correct guess" in text
         assert "wrong guess" in text
-        assert "Press Enter (or n) for the next round" in text
+        assert "Press Enter when you are ready for the next round" in text
         new_lead = table.state().players[(table.lead + 1) % 3]
         assert f"Next lead agent: {new_lead}" in text
         await pilots[0].press("enter")
+        await settle(pilots)
+        # one player's Enter does not take the points away from the others
+        assert table.state().round == 1
+        others = [s for s in range(3) if s != second]
+        names = table.state().players
+        assert "You are ready" in screen_text(app)
+        assert f"Waiting for {names[others[0]]} and {names[others[1]]}" in screen_text(app)
+        table.seat_session(others[0]).next_round()
+        await settle(pilots)
+        assert table.state().round == 1
+        assert f"Waiting for {names[others[1]]}." in screen_text(app)
+        table.seat_session(others[1]).next_round()
         await settle(pilots)
         assert table.state().round == 2
         assert f"Lead agent: {new_lead}" in screen_text(app)
         assert "Round 2 of 6" in screen_text(app)
 
 
-async def test_n_also_starts_the_next_round() -> None:
+async def test_n_also_says_ready_and_the_last_one_ready_starts_the_next_round() -> None:
     table = make_table(3)
     apps = apps_for(table)
     for seat in play_to_reveal(table):
         table.seat_session(seat).reveal("")
     table.seat_session(table.lead).lead_reveal("")
-    app = apps[table.guessers()[0]]
-    async with running([app]) as pilots:
+    me = table.guessers()[0]
+    for seat in range(3):
+        if seat != me:
+            table.seat_session(seat).next_round()
+    assert table.state().round == 1
+    async with running([apps[me]]) as pilots:
         await pilots[0].press("n")
         await settle(pilots)
         assert table.state().round == 2
+
+
+async def test_the_next_round_starts_when_the_last_person_it_waited_for_drops() -> None:
+    table = make_table(3)
+    for seat in play_to_reveal(table):
+        table.seat_session(seat).reveal("")
+    table.seat_session(table.lead).lead_reveal("")
+    ready, gone = table.guessers()
+    table.seat_session(ready).next_round()
+    table.seat_session(table.lead).next_round()
+    assert table.state().round == 1
+    table.hub.away(table.hub.tables[table.code], gone)
+    assert table.state().round == 2
 
 
 # --- chat -----------------------------------------------------------------------------------
