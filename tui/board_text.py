@@ -119,8 +119,9 @@ def status_line(tv: TableView) -> Line:
     assert view is not None
     waiting, mine = waiting_text(view)
     lead = "you" if view.is_lead else view.players[view.lead]
-    spans: list[Span] = [(round_text(view), "title"), (" · Lead agent: ", ""),
-                         (lead, "name"), (" · ", "")]
+    spans: list[Span] = [(round_text(view), "title"), (" · ", "")]
+    if view.is_lead or view.players[view.lead] not in waiting:  # said once is enough
+        spans += [("Lead: ", ""), (lead, "name"), (" · ", "")]
     spans.append((waiting, "me" if mine else ""))
     if tv.my_seat is None:
         spans.append((" · watching", "dim"))

@@ -220,7 +220,7 @@ class GameScreen(TableStage):
                 hints.append(("↑↓ Enter", "pick", ""))
             if self.check_action("shout", ()):
                 hints.append(("s", "Stop!", "shout"))
-            if self.check_action("hide_guess", ()):
+            if game.can_guess():  # after your Stop!, or once the four items are down
                 hints.append(("1-4", "hide your guess", ""))
             if game.is_lead and phase is Phase.BEST_PLAN:
                 hints.append((f"1-{len(game.guessers)}", "best plan", ""))
@@ -310,7 +310,7 @@ class GameScreen(TableStage):
                     and game.my_guess is None)
         if action == "pick_row":
             return self._lead_picking()
-        if action == "hide_guess":
+        if action == "hide_guess":  # early, the rules say why not (the key bar says nothing)
             return (seated and not game.is_lead and game.my_guess is None
                     and game.phase in (Phase.PICKING, Phase.GUESSING))
         if action == "choose_best":

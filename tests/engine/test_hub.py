@@ -425,7 +425,8 @@ def test_a_restarted_hub_finds_every_table_where_it_was(plain_deck: SimpleNamesp
     sessions = seat_table(hub, 4)
     sessions[0].start()
     play_round(sessions)
-    sessions[0].next_round()
+    for session in sessions:  # everyone is ready for the next round
+        session.next_round()
     table = sessions[0].table
     seats = by_seat(sessions)
     seats[table.state.lead].pick(0, 2)

@@ -108,8 +108,9 @@ def sensible_move(table: Table) -> None:
             session_at(table, state.lead).lead_reveal("the real plan")
         case Phase.BEST_PLAN:
             session_at(table, state.lead).best_plan(state.guessers[0])
-        case Phase.ROUND_OVER:
-            session_at(table, 0).next_round()
+        case Phase.ROUND_OVER:  # the next round starts when everyone is ready
+            for seat in range(state.n):
+                session_at(table, seat).next_round()
         case _:
             raise AssertionError(f"no move in {state.phase}")
 

@@ -98,6 +98,10 @@ def play_game(hub: Hub, names: list[str], options: TableOptions) -> tuple[str, l
                 and game.round % 2):
             sessions[(game.lead + 1) % len(names)].shout()
             continue
+        if game.phase is rules.Phase.ROUND_OVER:  # everyone is ready for the next round
+            for session in sessions:
+                session.next_round()
+            continue
         for seat in game.waiting_for:
             move = simple_move(sessions[seat].view().game)  # type: ignore[union-attr, arg-type]
             if move is not None:

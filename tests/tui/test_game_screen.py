@@ -343,7 +343,7 @@ async def test_round_over_explains_every_point_and_enter_starts_the_next_round()
         table.seat_session(others[1]).next_round()
         await settle(pilots)
         assert table.state().round == 2
-        assert f"Lead agent: {new_lead}" in screen_text(app)
+        assert f"Waiting for {new_lead} to pick" in screen_text(app)
         assert "Round 2 of 6" in screen_text(app)
 
 
