@@ -10,9 +10,10 @@ class SessionLimits:
     """Per-session budgets for input, output and lifetime.
 
     Input is parsed ``slice_bytes`` at a time, at most ``slices_per_turn`` slices before
-    yielding to the loop, and events are handed on only while the app (with its screen and
-    focused widget) has fewer than ``max_app_queue`` messages waiting: Textual handles a
-    whole queue without yielding, so this bounds how long one session holds the loop.
+    yielding to the loop, and events are handed on one at a time, only while the app (with
+    the focused widget and every parent between) has fewer than ``max_app_queue`` messages
+    waiting: Textual handles a whole queue without yielding, so this bounds how long one
+    session holds the loop, and at 1 no key can overtake the one before it.
     Reading from the channel pauses above ``input_pause_bytes`` of unparsed input and
     resumes below ``input_resume_bytes``. A bracketed paste is cut at ``paste_max_chars``;
     a paste left open for ``paste_quiet_s`` without input is closed.
@@ -27,7 +28,7 @@ class SessionLimits:
 
     slice_bytes: int = 256
     slices_per_turn: int = 4
-    max_app_queue: int = 4
+    max_app_queue: int = 1
     input_pause_bytes: int = 64 * 1024
     input_resume_bytes: int = 8 * 1024
     paste_max_chars: int = 16 * 1024
