@@ -34,9 +34,14 @@ def _printable(ch: str) -> bool:
     return not category.startswith("C") and category not in ("Zl", "Zp")
 
 
+def strip_escapes(raw: str) -> str:
+    """``raw`` without terminal escape sequences (whole, or cut off at its end)."""
+    return _ESCAPES.sub("", raw)
+
+
 def clean_text(raw: str, max_len: int) -> str:
     """Return ``raw`` as one line of printable text of at most ``max_len`` characters."""
-    text = _ESCAPES.sub("", raw)
+    text = strip_escapes(raw)
     text = "".join(ch if _printable(ch) else " " for ch in text)
     text = " ".join(text.split())
     return text[:max_len].rstrip()

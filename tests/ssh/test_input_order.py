@@ -115,3 +115,15 @@ async def test_a_burst_typed_over_ssh_keeps_its_order(game_server: StartServer) 
     await alice.wait_for("len: 5")
     app = next(s.app for s in server.sessions if s.app is not None)
     await until(lambda: app.query_one("#entry").value == "Bobby", "Bobby in the field")
+
+
+async def test_a_paste_holding_escapes_arrives_as_text_never_as_keys() -> None:
+    harness = await DriverHarness.start()
+    app = harness.app
+    assert isinstance(app, FieldApp)
+    try:
+        harness.feed(f"{PASTE_START}ab\x1bc\r\x1b[31mcd\x1b[24~{PASTE_END}".encode())
+        await harness.settled()
+        assert (app.field.value, app.sent, app.marks) == ("ab", [], 1)
+    finally:
+        await harness.stop()
