@@ -22,6 +22,10 @@ class SessionLimits:
     client; once the backlog is back under ``output_low_water`` the app repaints in full. A
     client still behind after ``stuck_timeout_s`` is disconnected.
 
+    A terminal is laid out at most ``max_columns`` by ``max_rows`` (a bigger window shows
+    the game in its top left corner), and window changes reach the app at most once per
+    ``resize_interval_s``, the last size winning.
+
     An app told to exit has ``exit_grace_s`` before its task is cancelled; at shutdown,
     clients get ``hangup_wait_s`` to hang up by themselves before they are disconnected.
     """
@@ -37,7 +41,56 @@ class SessionLimits:
     output_low_water: int = 64 * 1024
     backlog_poll_s: float = 0.1
     stuck_timeout_s: float = 20.0
-    max_columns: int = 500
-    max_rows: int = 200
+    max_columns: int = 240
+    max_rows: int = 80
+    resize_interval_s: float = 0.25
     exit_grace_s: float = 5.0
     hangup_wait_s: float = 1.0
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """What one source address (and everyone together) may hold open or try, before and
+    after logging in. The defaults suit friends on a home server, a few per household.
+
+    Before login: at most ``max_unauthenticated`` connections still logging in, in total,
+    and ``max_unauthenticated_per_source`` from one address (in the spirit of OpenSSH's
+    ``MaxStartups``); more are closed at once. A wrong password costs the client
+    ``auth_delay_s``, doubling with every failure up to ``auth_delay_max_s``; after
+    ``auth_failures_to_block`` failures within ``auth_failure_window_s`` the address is
+    turned away for ``block_s`` (like ``PerSourcePenalties``).
+
+    After login: at most ``max_connections_per_source`` connections and
+    ``max_sessions_per_source`` sessions from one address; a connection that has no session
+    open for ``session_wait_s`` is closed; an address may open ``session_burst`` sessions at
+    once and then one every ``session_interval_s``.
+
+    On the event loop: at most ``apps_starting_at_once`` apps build their first screen at
+    the same time (others wait in line, and are told so); one holds its place at most
+    ``app_start_wait_s``.
+    """
+
+    max_unauthenticated: int = 64
+    max_unauthenticated_per_source: int = 10
+    auth_delay_s: float = 0.5
+    auth_delay_max_s: float = 8.0
+    auth_failures_to_block: int = 10
+    auth_failure_window_s: float = 600.0
+    block_s: float = 600.0
+    max_connections_per_source: int = 20
+    max_sessions_per_source: int = 12
+    session_wait_s: float = 5.0
+    session_burst: int = 10
+    session_interval_s: float = 2.0
+    apps_starting_at_once: int = 2
+    app_start_wait_s: float = 10.0
+    sources_remembered: int = 10_000
+
+    @classmethod
+    def for_load_tests(cls) -> ConnectionLimits:
+        """Every per-address cap lifted: for benchmarks that connect hundreds of clients
+        from one address. Apps still start a few at a time."""
+        many = 1_000_000
+        return cls(max_unauthenticated=many, max_unauthenticated_per_source=many,
+                   max_connections_per_source=many, max_sessions_per_source=many,
+                   session_burst=many)

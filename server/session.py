@@ -16,6 +16,7 @@ import asyncssh
 from textual.app import App
 
 from engine.identity import Player
+from server.admission import AppSlots
 from server.app_guard import ExitNotes, TaskFactory, crash_of, guard_app, run_app
 from server.context import AppFactory, SessionContext
 from server.limits import SessionLimits
@@ -29,6 +30,7 @@ NOT_A_CODE = (
     "(CODE is the table's 4 letters)."
 )
 SERVER_FULL = "Mission Impractical is full right now. Try again in a little while."
+IN_LINE = "Mission Impractical is starting other players' games; yours is next in line..."
 CRASHED = (
     "Sorry: the game hit a problem on the server and your session had to close.\n"
     "Everyone else is still playing. Reconnect to carry on."
@@ -55,6 +57,7 @@ class SessionHost(Protocol):
     app_factory: AppFactory
     limits: SessionLimits
     task_factory: TaskFactory
+    app_slots: AppSlots
 
     def has_room(self) -> bool: ...
 
@@ -71,6 +74,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     ) -> None:
         self.player = player
         self.peer = peer
+        self.address = peer.rsplit(":", 1)[0]
+        """The client's address (``peer`` without the port)."""
         self.connection = connection
         """Whatever opened this session (the server counts sessions per connection)."""
         self.join_code: str | None = None
@@ -84,6 +89,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._command: str | None = None
         self._lost = False
         self._grace: asyncio.TimerHandle | None = None
+        self._refused_with: str | None = None
+
+    def refuse_with(self, reason: str) -> None:
+        """Run no app: tell the client ``reason`` in one line once the session starts."""
+        self._refused_with = reason
 
     # -- asyncssh callbacks --------------------------------------------------------------
 
@@ -149,6 +159,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def _refusal(self) -> str | None:
         """Why this session cannot run the app, or None (and the table code is kept)."""
+        if self._refused_with is not None:
+            return self._refused_with
         ok, code = parse_join_code(self._command)
         if not ok:
             return NOT_A_CODE
@@ -181,6 +193,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         assert self.terminal is not None
         notes: ExitNotes | None = None
         crashed, status = False, 0
+        slots = self._host.app_slots
+        if not slots.free_now():
+            self.terminal.say(IN_LINE)
+        slot = await slots.take()
+        self.terminal.when_drawn(slot.release)
         try:
             app = self._host.app_factory(self._context())
             notes = guard_app(app, self.terminal)
@@ -195,6 +212,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             crashed, status = True, 1
             log.exception("%s: session failed", self.peer)
         finally:
+            slot.release()
             self.app = None
             self._finish(crashed, status, notes)
 

@@ -66,8 +66,12 @@ class TermClient:
         pty: bool = True,
         env: dict[str, str] | None = None,
         window: int = 2 * 1024 * 1024,
+        source: str | None = None,
     ) -> TermClient:
-        """Connect to 127.0.0.1:``port`` and open a session (with a PTY unless told not to)."""
+        """Connect to 127.0.0.1:``port`` and open a session (with a PTY unless told not to).
+
+        ``source`` is the address to connect from (any 127.x.y.z on loopback): per-address
+        limits see it as another household."""
         client = cls(*size)
         client.conn = await asyncssh.connect(
             "127.0.0.1",
@@ -79,6 +83,7 @@ class TermClient:
             password=password,
             client_factory=None if password else _Guest,
             config=None,
+            local_addr=(source, 0) if source else None,
         )
         client.chan, _ = await client.conn.create_session(
             lambda: _ScreenSession(client),
