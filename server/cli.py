@@ -25,6 +25,8 @@ from typing import Any
 from server.auth import AccessPolicy
 from server.context import AppFactory, SessionContext
 from server.host_keys import DEFAULT_HOST_KEY
+from server.limits import build_limits, parse_limit
+from server.log_limits import limit_repeats
 from server.ssh_server import RESTARTING, GameServer, ServerConfig, start_server
 
 log = logging.getLogger("server")
@@ -82,9 +84,20 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--public-name", default=_env("MI_PUBLIC_NAME", "host"),
                        help="the name friends type after ssh, shown beside table codes"
                             " [MI_PUBLIC_NAME]")
+    # -- limits (see docs/security.md) ---------------------------------------------------
+    serve.add_argument("--limit", action="append", type=_limit, metavar="NAME=VALUE", default=[],
+                       help="change one limit, e.g. --limit max_sessions_per_source=20"
+                            " (repeatable; docs/security.md lists them) [MI_LIMITS=a=1,b=2]")
     serve.add_argument("--app-factory", default=_env("MI_APP_FACTORY", DEFAULT_APP_FACTORY),
                        help="for development: module:function(hub) returning the app factory")
     return parser
+
+
+def _limit(text: str) -> tuple[str, int | float]:
+    try:
+        return parse_limit(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -92,7 +105,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "simulate":
         return _simulate(args[1:])
-    options = build_parser().parse_args(args)
+    parser = build_parser()
+    options = parser.parse_args(args)
+    try:  # MI_LIMITS first, so that a --limit on the command line wins
+        env_limits = [parse_limit(item) for item in (_env("MI_LIMITS") or "").split(",")
+                      if item.strip()]
+    except ValueError as error:
+        parser.error(f"MI_LIMITS: {error}")
+    options.limit = env_limits + options.limit
     return serve(options)
 
 
@@ -110,6 +130,7 @@ def serve(options: argparse.Namespace) -> int:
     )
     if options.log_level != "DEBUG":
         logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    limit_repeats()  # a flood repeats lines: a few per minute each, then a count
     try:
         return asyncio.run(_serve(options))
     except KeyboardInterrupt:  # before the signal handlers were in place
@@ -147,7 +168,10 @@ async def _serve(options: argparse.Namespace) -> int:
             factory = make(hub, invite_command(options.port, options.public_name))
         else:
             factory = make(hub)
+        session_limits, connection_limits = build_limits(dict(options.limit))
         config = ServerConfig(
+            limits=session_limits,
+            connection_limits=connection_limits,
             host=options.host,
             port=options.port,
             host_key_path=options.host_key,

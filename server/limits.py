@@ -94,3 +94,45 @@ class ConnectionLimits:
         return cls(max_unauthenticated=many, max_unauthenticated_per_source=many,
                    max_connections_per_source=many, max_sessions_per_source=many,
                    session_burst=many)
+
+
+LIMIT_CLASSES = (SessionLimits, ConnectionLimits)
+
+
+def _defaults() -> dict[str, int | float]:
+    return {
+        name: value
+        for cls in LIMIT_CLASSES
+        for name, value in vars(cls()).items()
+    }
+
+
+def parse_limit(text: str) -> tuple[str, int | float]:
+    """``"name=value"`` for any field of :class:`SessionLimits` or :class:`ConnectionLimits`,
+    checked: the name must be known and the value a positive number of the field's kind."""
+    name, sep, raw = text.partition("=")
+    defaults = _defaults()
+    name = name.strip()
+    if not sep or name not in defaults:
+        known = ", ".join(sorted(defaults))
+        raise ValueError(f"unknown limit {name!r}: use NAME=VALUE with NAME one of {known}")
+    kind = type(defaults[name])
+    try:
+        value = kind(raw.strip())
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise ValueError(f"limit {name} needs {what}, not {raw!r}") from None
+    if value <= 0:
+        raise ValueError(f"limit {name} must be more than 0, not {raw!r}")
+    return name, value
+
+
+def build_limits(settings: dict[str, int | float]) -> tuple[SessionLimits, ConnectionLimits]:
+    """The two sets of limits with ``settings`` (from :func:`parse_limit`) over the defaults."""
+    built = []
+    for cls in LIMIT_CLASSES:
+        fields = vars(cls())
+        built.append(cls(**{k: v for k, v in settings.items() if k in fields}))
+    session, connection = built
+    assert isinstance(session, SessionLimits) and isinstance(connection, ConnectionLimits)
+    return session, connection
