@@ -47,11 +47,14 @@ from engine.tables import (
     now_ms,
     unique_name,
 )
-from engine.text import clean_text
+from engine.text import clean_text, inert_payload
 
 log = logging.getLogger(__name__)
 
 ROUND_OVER_SECONDS = 30  # the round's points stay up this long at most
+ABANDONED_SECONDS = 30 * 60  # a game every human left (and nobody watches) ends after this
+SWEEP_SECONDS = 60  # how often abandoned games are looked for
+TABLES_PER_PLAYER = 3  # open tables one player may host or sit at
 
 
 class Journal(Protocol):
@@ -83,6 +86,8 @@ class Hub:
         bot_delay: float = 1.2,
         grace_seconds: float = 45,
         seed: str | None = None,
+        abandoned_seconds: float = ABANDONED_SECONDS,
+        tables_per_player: int = TABLES_PER_PLAYER,
     ) -> None:
         if deck is None:
             from engine.cards import load_deck
@@ -94,7 +99,13 @@ class Hub:
         self.settle_ms = settle_ms
         self.bot_delay = bot_delay
         self.grace_seconds = grace_seconds
+        self.abandoned_seconds = abandoned_seconds
+        self.tables_per_player = tables_per_player
         self.tables: dict[str, Table] = {}
+        self._sweep_timer: asyncio.TimerHandle | None = None
+        self.set_aside: dict[str, str] = {}
+        """Tables whose journal could not be replayed: code -> why. Left in the journal
+        as they are (for a person to look at) and never served; their codes stay taken."""
         self.records: Any | None = None  # engine.records.Records when journaled
         self.sessions: set[Session] = set()
         self._lobby_version = 0
@@ -111,7 +122,13 @@ class Hub:
         journal = open_journal(data_dir)
         hub = cls(journal=journal, **kwargs)
         hub.records = Records(journal.connection)
-        hub.replay(journal.records())
+        for code in list(journal.open_tables()):
+            try:  # one bad record sets its table aside; the others are served
+                hub.replay(journal.table_records(code))
+            except Exception as error:
+                hub.set_aside[code] = str(error) or type(error).__name__
+                log.error("table %s set aside: its journal cannot be replayed (%s)",
+                          code, hub.set_aside[code])
         for table in hub.tables.values():
             if table.status == "finished":  # a crash may have come before its record
                 hub._record_game(table)
@@ -138,6 +155,10 @@ class Hub:
 
     def create_table(self, options: TableOptions, host: Player, code: str | None = None,
                      seed: str | None = None) -> Table:
+        mine = sum(1 for t in self.tables.values()
+                   if t.host_id == host.id or t.seat_of(host.id) is not None)
+        if mine >= self.tables_per_player:
+            raise IllegalAction(f"you are already at {mine} tables: leave one first")
         code = code or self._new_code()
         seed = seed or (f"{self._seed}/{code}" if self._seed else secrets.token_hex(8))
         table = Table(code=code, seed=seed, options=options, host_id=host.id)
@@ -165,11 +186,11 @@ class Hub:
                     n, r = divmod(n, len(CODE_LETTERS))
                     letters.append(CODE_LETTERS[r])
                 code = "".join(letters)
-                if code not in self.tables:
+                if code not in self.tables and code not in self.set_aside:
                     return code
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(4))
-            if code not in self.tables:
+            if code not in self.tables and code not in self.set_aside:
                 return code
 
     # -- views -----------------------------------------------------------------------------
@@ -197,7 +218,9 @@ class Hub:
     # -- commands: the only way a table changes ----------------------------------------------
 
     def command(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
-        """Apply one table command, journal it, and tell everyone at the table."""
+        """Apply one table command, journal it, and tell everyone at the table.
+        Text in it loses its control characters first: the journal holds them never."""
+        payload = inert_payload(payload)
         self._apply(table, kind, payload)
         try:
             self._journal(table, kind, payload)
@@ -386,6 +409,32 @@ class Hub:
             self._log(table, f"a bot plays for {seat.name} until they return")
             self.changed(table)
 
+    def _sweep(self) -> None:
+        self.expire_abandoned()
+        self._sweep_timer = self._loop().call_later(SWEEP_SECONDS, self._sweep)
+
+    def expire_abandoned(self, now: float | None = None) -> list[str]:
+        """End the games every human left ``abandoned_seconds`` ago (nobody watching);
+        returns their codes."""
+        now = now_ms() if now is None else now
+        limit = self.abandoned_seconds * 1000
+        expired = []
+        for table in list(self.tables.values()):
+            humans = [s for s in table.seats if not s.is_bot]
+            if table.sessions or any(s.connected for s in humans):
+                continue
+            last_seen = max((s.away_since or 0 for s in humans), default=0)
+            if now - last_seen >= limit:
+                log.info("table %s ended: abandoned by every player", table.code)
+                self.tables.pop(table.code, None)
+                self._journal(table, "close", {})
+                cancel_timer(table, "timer")
+                cancel_timer(table, "bot_tick")
+                expired.append(table.code)
+        if expired:
+            self._lobby_changed()
+        return expired
+
     def forget_if_empty(self, table: Table) -> None:
         """A table nobody sits or watches at, outside a game, is closed."""
         humans = [s for s in table.seats if not s.is_bot]
@@ -529,7 +578,9 @@ class Hub:
         return table
 
     def resume_timers(self) -> None:
-        """After replay, on the running loop: timers restart with their full grace."""
+        """After replay, on the running loop: timers restart with their full grace, and
+        abandoned games are looked for every :data:`SWEEP_SECONDS`."""
+        self._sweep()
         for table in self.tables.values():
             for seat in table.seats:
                 if not seat.is_bot and table.status == "playing":
@@ -537,6 +588,8 @@ class Hub:
             self.changed(table)
 
     def close(self) -> None:
+        if self._sweep_timer is not None:
+            self._sweep_timer.cancel()
         for table in self.tables.values():
             cancel_timer(table, "timer")
             cancel_timer(table, "bot_tick")
