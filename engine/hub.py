@@ -20,6 +20,7 @@ and pick arriving during it is held, and at its end they are applied in arrival 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import random
 import secrets
@@ -373,7 +374,7 @@ class Hub:
                 and table.state is not None and table.state.phase is Phase.PICKING):
             rules.apply(table.state, action)  # refuse at once what can never succeed
             table.settle = [(at, 0, session, action)]
-            self._loop().call_later(self.settle_ms / 1000, self._settle, table)
+            _later(self._loop(), self.settle_ms / 1000, self._settle, table)
             return
         self.command(table, "move", {"action": rules.action_to_dict(action), "bot": by_bot})
 
@@ -401,7 +402,7 @@ class Hub:
         self._log(table, f"{s.name} lost connection: their seat is kept")
         loop = self._loop_or_none()
         if loop is not None:
-            loop.call_later(self.grace_seconds, self._grace_over, table, s)
+            _later(loop, self.grace_seconds, self._grace_over, table, s)
 
     def _grace_over(self, table: Table, seat: Seat) -> None:
         if seat in table.seats and not seat.connected and table.status == "playing":
@@ -411,7 +412,7 @@ class Hub:
 
     def _sweep(self) -> None:
         self.expire_abandoned()
-        self._sweep_timer = self._loop().call_later(SWEEP_SECONDS, self._sweep)
+        self._sweep_timer = _later(self._loop(), SWEEP_SECONDS, self._sweep)
 
     def expire_abandoned(self, now: float | None = None) -> list[str]:
         """End the games every human left ``abandoned_seconds`` ago (nobody watching);
@@ -471,7 +472,7 @@ class Hub:
             table.deadline_ms = None
             return
         if table.bot_tick is None and any(s.bot_plays for s in table.seats):
-            table.bot_tick = loop.call_later(self.bot_delay, self._bots_act, table)
+            table.bot_tick = _later(loop, self.bot_delay, self._bots_act, table)
         if not table.options.turn_seconds:
             return
         state = table.state
@@ -483,7 +484,7 @@ class Hub:
             if state.phase is Phase.ROUND_OVER:
                 seconds = min(seconds, ROUND_OVER_SECONDS)
             table.deadline_ms = now_ms() + seconds * 1000
-            table.timer = loop.call_later(seconds, self._timeout, table)
+            table.timer = _later(loop, seconds, self._timeout, table)
 
     def _bot_for(self, table: Table, seat: int) -> Any:
         bot = table.bots.get(seat)
@@ -584,7 +585,7 @@ class Hub:
         for table in self.tables.values():
             for seat in table.seats:
                 if not seat.is_bot and table.status == "playing":
-                    self._loop().call_later(self.grace_seconds, self._grace_over, table, seat)
+                    _later(self._loop(), self.grace_seconds, self._grace_over, table, seat)
             self.changed(table)
 
     def close(self) -> None:
@@ -596,6 +597,13 @@ class Hub:
         close = getattr(self.journal, "close", None)
         if close is not None:
             close()
+
+
+def _later(loop: asyncio.AbstractEventLoop, delay: float, callback: Callable[..., None],
+           *args: Any) -> asyncio.TimerHandle:
+    """``loop.call_later`` in a context of its own: a timer set while one player's app
+    handles a key must neither run as that app nor keep it alive after the player left."""
+    return loop.call_later(delay, callback, *args, context=contextvars.Context())
 
 
 def _bot_names() -> Iterator[str]:

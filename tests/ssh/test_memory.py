@@ -1,0 +1,61 @@
+"""Memory comes back: once players leave, no app, screen or hub handle of theirs lives on."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from typing import Any
+
+import asyncssh
+import pytest
+from textual.app import App
+
+from engine.cards import load_deck
+from engine.hub import Hub
+from server.cli import mission_app_factory
+from server.context import SessionContext
+from tests.ssh.client import TermClient, until
+from tests.ssh.conftest import StartServer
+
+pytestmark = pytest.mark.xdist_group("e2e")
+
+
+async def test_no_app_or_screen_outlives_its_session(game_server: StartServer) -> None:
+    hub = Hub(deck=load_deck(), seed="mem", settle_ms=0, bot_delay=0.0)
+    build = mission_app_factory(hub)
+    apps: list[weakref.ref[App[Any]]] = []
+
+    def factory(context: SessionContext) -> App[Any]:
+        app = build(context)
+        apps.append(weakref.ref(app))
+        return app
+
+    server = await game_server(factory)
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(3)]
+    alice = await TermClient.connect(server.port, username="alice", key=keys[0], size=(120, 40))
+    await alice.wait_for("the lobby")
+    alice.send("c")
+    await until(lambda: len(hub.tables) == 1, "alice's table")
+    table = next(iter(hub.tables.values()))
+    friends = [
+        await TermClient.connect(server.port, username=name, key=key, command=table.code)
+        for name, key in (("bob", keys[1]), ("carol", keys[2]))
+    ]
+    await until(lambda: len(table.seats) == 3, "three seats")
+    await alice.wait_for("carol")
+    alice.send("g")
+    await friends[0].wait_for("Round 1")
+    live = [ref() for ref in apps]
+    screens = [weakref.ref(screen) for app in live if app is not None
+               for screen in app.screen_stack]
+    del live
+    assert len(apps) == 3 and len(screens) >= 3
+
+    for player in (alice, *friends):
+        player.close()
+    await until(lambda: not server.sessions and not server.connections, "everyone gone")
+    await until(lambda: not hub.sessions, "the hub let go of every session")
+    gc.collect()
+    assert [ref() for ref in apps] == [None] * len(apps)
+    assert [ref() for ref in screens] == [None] * len(screens)
+    assert all(not t.sessions for t in hub.tables.values())
