@@ -5,6 +5,7 @@
     python3 dev.py test     create .venv if needed, install with test extras, run the tests
     python3 dev.py bench    run the benchmarks in bench/ and print their figures
     python3 dev.py lint     ruff over the tree
+    python3 dev.py fuzz     a long fuzzing run of the whole input path (MI_FUZZ_EXAMPLES=2000)
 
 Extra arguments go to the underlying command (``dev.py serve --port 2022``).
 """
@@ -48,7 +49,7 @@ def run(args: list[str]) -> int:
 
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("help", [])
-    if command not in {"serve", "test", "bench", "lint"}:
+    if command not in {"serve", "test", "bench", "lint", "fuzz"}:
         print(__doc__)
         return 0 if command in {"help", "-h", "--help"} else 2
     ensure_installed()
@@ -56,6 +57,9 @@ def main(argv: list[str]) -> int:
         return run([str(BIN / "mission-impractical"), "serve", *rest])
     if command == "test":
         return run([str(PY), "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-q", *rest])
+    if command == "fuzz":
+        os.environ.setdefault("MI_FUZZ_EXAMPLES", "2000")
+        return run([str(PY), "-m", "pytest", "-q", "tests/ssh/test_fuzz.py", *rest])
     if command == "bench":
         return run([str(PY), "-m", "bench", *rest])
     return run([str(BIN / "ruff"), "check", ".", *rest])

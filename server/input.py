@@ -91,6 +91,11 @@ class InputPump:
         return self._pending
 
     @property
+    def idle(self) -> bool:
+        """Nothing received is waiting to be parsed or handed on."""
+        return not (self._chunks or self._parsed)
+
+    @property
     def pastes_truncated(self) -> int:
         """How many bracketed pastes were cut at the cap."""
         return self._paste.truncated

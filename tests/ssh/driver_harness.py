@@ -53,6 +53,10 @@ class FieldApp(App[None]):
     """A text field; Enter sends its line (kept in ``sent``) and empties it, as chat does."""
 
     BINDINGS = [Binding("f12", "mark", "Mark")]  # noqa: RUF012 (Textual's own style)
+    ENABLE_COMMAND_PALETTE = False
+
+    async def action_quit(self) -> None:
+        """Junk typed by a fuzzer may press Ctrl+Q: this app stays (a test ends it)."""
 
     def __init__(self) -> None:
         super().__init__()
