@@ -18,6 +18,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.message_pump import MessagePump
 
+from server.colours import strip_colour
 from server.input import now_ms
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ class SSHDriver(Driver):
         if self._buffer:
             frame = "".join(self._buffer)
             self._buffer.clear()
+            if self._terminal.monochrome:
+                frame = strip_colour(frame)
             self._terminal.send(frame.encode("utf-8", "replace"))
 
     def start_application_mode(self) -> None:

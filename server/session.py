@@ -18,6 +18,7 @@ from textual.app import App
 from engine.identity import Player
 from server.admission import AppSlots
 from server.app_guard import ExitNotes, TaskFactory, crash_of, guard_app, run_app
+from server.colours import cannot_draw, wants_monochrome
 from server.context import AppFactory, SessionContext
 from server.limits import SessionLimits
 from server.terminal import SessionTerminal
@@ -127,6 +128,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.terminal = SessionTerminal(
             self._chan, self._size, self._host.limits, on_stuck=self._drop_stuck_client
         )
+        # NO_COLOR is the one variable read from the client, and only whether it is set.
+        no_color = {"NO_COLOR": self._chan.get_environment().get("NO_COLOR", "")}
+        self.terminal.monochrome = wants_monochrome(self._term_type, no_color)
         self._host.session_began(self)
         self.task = asyncio.get_running_loop().create_task(
             self._run(), name=f"session {self.peer} {self.player.id}"
@@ -166,6 +170,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return NOT_A_CODE
         if self._term_type is None:
             return NEEDS_TERMINAL
+        if (reason := cannot_draw(self._term_type)) is not None:
+            return reason
         if not self._host.has_room():
             return SERVER_FULL
         self.join_code = code

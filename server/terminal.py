@@ -90,6 +90,8 @@ class SessionTerminal:
         self._listener: SizeListener | None = None
         self._resize_handle: asyncio.TimerHandle | None = None
         self._modes_on = False
+        self.monochrome = False
+        """Frames lose their colours (a terminal without any, or a player's NO_COLOR)."""
         self._told_at = float("-inf")
         self._on_drawn: Callable[[], None] | None = None
 

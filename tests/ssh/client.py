@@ -67,6 +67,7 @@ class TermClient:
         env: dict[str, str] | None = None,
         window: int = 2 * 1024 * 1024,
         source: str | None = None,
+        term: str = "xterm-256color",
     ) -> TermClient:
         """Connect to 127.0.0.1:``port`` and open a session (with a PTY unless told not to).
 
@@ -88,7 +89,7 @@ class TermClient:
         client.chan, _ = await client.conn.create_session(
             lambda: _ScreenSession(client),
             command=command,
-            term_type="xterm-256color" if pty else None,
+            term_type=term if pty else None,
             term_size=size if pty else None,
             encoding=None,
             env=env or (),
