@@ -13,9 +13,10 @@ screen shows the new count. The abuser connects from 127.0.0.1:
 - password guessing: 8 clients guessing the password in a loop;
 - junk typing: 2 MB of random bytes typed into one game.
 
-"Before" lifts the per-address caps, the login delays and blocks, the admission line and
-the window-change pacing; the input-order and memory fixes stay in both. It prints p50,
-p95 and max of the latency per scenario and mode, and the server's RSS after each.
+"Before" lifts the per-address caps, the login delays and blocks, the admission line, the
+window-change pacing and cap, and the log-line limit; the input-order and memory fixes stay
+in both. Each scenario gets a fresh server. It prints p50, p95 and max of the latency per
+scenario and mode, the server's RSS after it, and how many log lines it wrote.
 
     python -m bench.flood [--seconds 4] [--scenario NAME ...]
 """
@@ -53,11 +54,20 @@ def _limits(mode: str) -> tuple[object, object]:
     lifted = ConnectionLimits(**{**vars(lifted), "apps_starting_at_once": 100_000,
                                  "auth_delay_s": 1e-6, "auth_delay_max_s": 1e-6,
                                  "auth_failures_to_block": 10**9, "session_wait_s": 10**6})
-    return SessionLimits(resize_interval_s=0.02, max_columns=500, max_rows=200), lifted
+    return SessionLimits(resize_interval_s=0.02, max_columns=500, max_rows=200,
+                         max_resizes_per_s=10**9), lifted
 
 
 async def _serve(mode: str, host_key: Path) -> None:
+    import logging
+
     from bench.sessions import bench_factory
+    from server.log_limits import limit_repeats
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    if mode == "after":
+        limit_repeats()
     from server.auth import AccessPolicy
     from server.ssh_server import ServerConfig, start_server
 
@@ -108,7 +118,7 @@ async def session_flood(port: int, stop: asyncio.Event) -> None:
 async def resize_storm(port: int, stop: asyncio.Event) -> None:
     game = await _player(port, "storm", source="127.0.0.1", size=(500, 200))
     n = 0
-    while not stop.is_set():
+    while not stop.is_set() and not game.closed.is_set():  # type: ignore[attr-defined]
         for _ in range(50):
             n += 1
             game.chan.change_terminal_size(400 + n % 100, 150 + n % 50)  # type: ignore[attr-defined]
@@ -171,32 +181,36 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
-async def _run_mode(mode: str, names: Sequence[str], seconds: float, key: Path) -> None:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bench.flood", "serve", mode, str(key), cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+async def _run(mode: str, name: str, seconds: float, key: Path) -> None:
+    log = key.parent / f"{mode}.log"
+    with log.open("wb") as err:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bench.flood", "serve", mode, str(key), cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE, stderr=err,
+            env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert process.stdout is not None
     port = int((await process.stdout.readline()).decode())
     try:
         alice = await _player(port, "alice")
         bob = await _player(port, "bob")
         await bob.wait_for("count: 0 ", timeout=30)  # type: ignore[attr-defined]
-        for name in names:
-            stop = asyncio.Event()
-            flood = asyncio.create_task(SCENARIOS[name](port, stop))
-            await asyncio.sleep(0.5)  # let the flood get going
-            samples = await _latencies(alice, bob, seconds)
-            stop.set()
-            try:
-                await asyncio.wait_for(flood, 20)
-            except (TimeoutError, OSError, asyncssh.Error):
-                flood.cancel()
-            ms = sorted(s * 1000 for s in samples)
-            p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-            print(f"{mode:6} {name:18} key to other seat: p50 {statistics.median(ms):7.0f} ms"
-                  f"  p95 {p95:7.0f} ms  max {ms[-1]:7.0f} ms  ({len(ms)} keys)"
-                  f"  server RSS {_rss_mb(process.pid):5.0f} MB", flush=True)
-            await asyncio.sleep(1.0)  # the flood's connections wind down
+        lines_before = len(log.read_bytes().splitlines())
+        stop = asyncio.Event()
+        flood = asyncio.create_task(SCENARIOS[name](port, stop))
+        await asyncio.sleep(0.5)  # let the flood get going
+        samples = await _latencies(alice, bob, seconds)
+        stop.set()
+        try:
+            await asyncio.wait_for(flood, 20)
+        except (TimeoutError, OSError, asyncssh.Error):
+            flood.cancel()
+        ms = sorted(s * 1000 for s in samples)
+        p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
+        lines = len(log.read_bytes().splitlines()) - lines_before
+        print(f"{mode:6} {name:18} key to other seat: p50 {statistics.median(ms):6.0f} ms"
+              f"  p95 {p95:6.0f} ms  max {ms[-1]:6.0f} ms  ({len(ms):2} keys)"
+              f"  server RSS {_rss_mb(process.pid):4.0f} MB  log lines {lines:5}",
+              flush=True)
     finally:
         process.terminate()
         await process.wait()
@@ -208,8 +222,9 @@ async def _main(options: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         key = Path(tmp) / "host_key"
         load_or_create_host_key(key)
-        for mode in ("before", "after"):
-            await _run_mode(mode, options.scenario or list(SCENARIOS), options.seconds, key)
+        for name in options.scenario or list(SCENARIOS):
+            for mode in ("before", "after"):
+                await _run(mode, name, options.seconds, key)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -24,7 +24,9 @@ class SessionLimits:
 
     A terminal is laid out at most ``max_columns`` by ``max_rows`` (a bigger window shows
     the game in its top left corner), and window changes reach the app at most once per
-    ``resize_interval_s``, the last size winning.
+    ``resize_interval_s``, the last size winning; a client that sends more than
+    ``max_resizes_per_s`` in a second (no window manager does) is disconnected: even
+    unused, each one costs the server a packet to decrypt.
 
     An app told to exit has ``exit_grace_s`` before its task is cancelled; at shutdown,
     clients get ``hangup_wait_s`` to hang up by themselves before they are disconnected.
@@ -44,6 +46,7 @@ class SessionLimits:
     max_columns: int = 240
     max_rows: int = 80
     resize_interval_s: float = 0.25
+    max_resizes_per_s: int = 200
     exit_grace_s: float = 5.0
     hangup_wait_s: float = 1.0
 

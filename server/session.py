@@ -126,7 +126,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return
         assert self._chan is not None and self._term_type is not None
         self.terminal = SessionTerminal(
-            self._chan, self._size, self._host.limits, on_stuck=self._drop_stuck_client
+            self._chan, self._size, self._host.limits, on_stuck=self._drop_stuck_client,
+            on_resize_flood=self._drop_resize_flood,
         )
         # NO_COLOR is the one variable read from the client, and only whether it is set.
         no_color = {"NO_COLOR": self._chan.get_environment().get("NO_COLOR", "")}
@@ -264,6 +265,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def _drop_stuck_client(self) -> None:
         log.info("%s: client stopped reading; disconnecting", self.peer)
+        self._abort_connection()
+
+    def _drop_resize_flood(self) -> None:
+        log.info("%s: window changes beyond %d a second; disconnecting", self.peer,
+                 self._host.limits.max_resizes_per_s)
+        self._abort_connection()
+
+    def _abort_connection(self) -> None:
         if self._chan is not None:
             conn = self._chan.get_extra_info("connection")
             if conn is not None:

@@ -82,6 +82,7 @@ class SessionTerminal:
         size: tuple[int, int],
         limits: SessionLimits,
         on_stuck: Callable[[], None],
+        on_resize_flood: Callable[[], None] = lambda: None,
     ) -> None:
         self.limits = limits
         self.size = self._clamp(size)
@@ -94,6 +95,9 @@ class SessionTerminal:
         """Frames lose their colours (a terminal without any, or a player's NO_COLOR)."""
         self._told_at = float("-inf")
         self._on_drawn: Callable[[], None] | None = None
+        self._on_resize_flood = on_resize_flood
+        self._resizes_since = float("-inf")
+        self._resizes = 0
 
     def when_drawn(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once, when the app's first frame is drawn (sent or not)."""
@@ -113,8 +117,13 @@ class SessionTerminal:
         """The client's window changed; bursts of changes reach the app as one, and no
         more often than once per ``resize_interval_s`` (a storm costs one layout each)."""
         self.size = self._clamp((width, height))
+        loop = asyncio.get_running_loop()
+        if loop.time() - self._resizes_since >= 1.0:
+            self._resizes_since, self._resizes = loop.time(), 0
+        self._resizes += 1
+        if self._resizes == self.limits.max_resizes_per_s + 1:  # no terminal does this
+            self._on_resize_flood()
         if self._resize_handle is None:
-            loop = asyncio.get_running_loop()
             next_at = self._told_at + self.limits.resize_interval_s
             self._resize_handle = loop.call_at(max(loop.time() + 0.02, next_at), self._tell_size)
 

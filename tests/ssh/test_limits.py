@@ -143,10 +143,27 @@ async def test_a_storm_of_window_changes_costs_a_few_layouts(game_server: StartS
     alice = await TermClient.connect(server.port)
     await alice.wait_for("size: 100x30")
     before = BOARD.resizes
-    for n in range(300):
+    for n in range(150):
         alice.resize(90 + n % 50, 30)
     alice.resize(120, 40)
     await alice.wait_for("size: 120x40")
     await until(lambda: BOARD.resizes > before, "the last size")
     assert BOARD.resizes - before <= 3
     assert len(server.sessions) == 1
+
+
+async def test_a_client_flooding_window_changes_is_disconnected_and_others_play_on(
+    game_server: StartServer,
+) -> None:
+    server = await game_server(limits={"max_resizes_per_s": 100})
+    mallory = await TermClient.connect(server.port, username="mallory")
+    alice = await TermClient.connect(server.port, source=FRIEND)
+    await mallory.wait_for("len: 0")
+    await alice.wait_for("len: 0")
+    assert mallory.chan is not None
+    for n in range(1000):
+        mallory.chan.change_terminal_size(80 + n % 40, 24)
+    await mallory.wait_closed()
+    alice.send("x")
+    await alice.wait_for("len: 1")
+    assert [s.player.name for s in server.sessions] == ["alice"]
