@@ -84,10 +84,11 @@ async def _serve(mode: str, host_key: Path) -> None:
 # -- the players and the abuser --------------------------------------------------------------
 
 
-async def _player(port: int, name: str, source: str = FRIENDS, **kwargs: object) -> object:
+async def _player(port: int, name: str, source: str = FRIENDS, code: str = CODE,
+                  **kwargs: object) -> object:
     from tests.ssh.client import TermClient
 
-    return await TermClient.connect(port, username=name, password=PASSWORD, command=CODE,
+    return await TermClient.connect(port, username=name, password=PASSWORD, command=code,
                                     source=source, **kwargs)  # type: ignore[arg-type]
 
 
@@ -139,7 +140,7 @@ async def password_guessing(port: int, stop: asyncio.Event) -> None:
 
 
 async def junk_typing(port: int, stop: asyncio.Event) -> None:
-    game = await _player(port, "junk", source="127.0.0.1")
+    game = await _player(port, "junk", source="127.0.0.1", code="JUNK")  # its own table
     game.draw = False  # type: ignore[attr-defined]
     rng = random.Random(1)
     junk = bytes(b if b not in (3, 17) else 120 for b in rng.randbytes(2 * 1024 * 1024))

@@ -6,7 +6,6 @@ import gc
 import weakref
 from typing import Any
 
-import asyncssh
 import pytest
 from textual.app import App
 
@@ -14,8 +13,9 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from server.cli import mission_app_factory
 from server.context import SessionContext
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import until
 from tests.ssh.conftest import StartServer
+from tests.ssh.friends import three_at_a_table
 
 pytestmark = pytest.mark.xdist_group("e2e")
 
@@ -31,18 +31,7 @@ async def test_no_app_or_screen_outlives_its_session(game_server: StartServer) -
         return app
 
     server = await game_server(factory)
-    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(3)]
-    alice = await TermClient.connect(server.port, username="alice", key=keys[0], size=(120, 40))
-    await alice.wait_for("the lobby")
-    alice.send("c")
-    await until(lambda: len(hub.tables) == 1, "alice's table")
-    table = next(iter(hub.tables.values()))
-    friends = [
-        await TermClient.connect(server.port, username=name, key=key, command=table.code)
-        for name, key in (("bob", keys[1]), ("carol", keys[2]))
-    ]
-    await until(lambda: len(table.seats) == 3, "three seats")
-    await alice.wait_for("carol")
+    (alice, *friends), _ = await three_at_a_table(server.port, hub)
     alice.send("g")
     await friends[0].wait_for("Round 1")
     live = [ref() for ref in apps]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 from unicodedata import normalize
 
-import asyncssh
 import pytest
 from wcwidth import wcswidth
 
@@ -17,6 +16,7 @@ from server.cli import mission_app_factory
 from server.paste import PASTE_END, PASTE_START
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
+from tests.ssh.friends import three_at_a_table
 
 pytestmark = pytest.mark.xdist_group("e2e")
 
@@ -35,18 +35,8 @@ async def test_every_kind_of_nasty_text_is_inert_and_aligned_on_other_screens(
 ) -> None:
     hub = Hub(deck=load_deck(), seed="text", settle_ms=0, bot_delay=0.0)
     server = await game_server(mission_app_factory(hub))
-    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(3)]
-    alice = await TermClient.connect(server.port, username="alice", key=keys[0], size=(100, 30))
-    await alice.wait_for("the lobby")
-    alice.send("c")
-    await until(lambda: len(hub.tables) == 1, "alice's table")
-    table = next(iter(hub.tables.values()))
-    bob = await TermClient.connect(server.port, username="bob[red]x", key=keys[1],
-                                   size=(100, 30), command=table.code)
-    carol = await TermClient.connect(server.port, username="carol", key=keys[2],
-                                     size=(120, 40), command=table.code)
-    await until(lambda: len(table.seats) == 3, "three seats")
-    await alice.wait_for("carol")
+    (alice, bob, carol), _ = await three_at_a_table(
+        server.port, hub, ("alice", "bob[red]x", "carol"), ((100, 30), (100, 30), (120, 40)))
     alice.send("g")
     await bob.wait_for("Round 1")
 
