@@ -11,7 +11,9 @@ screen shows the new count. The abuser connects from 127.0.0.1:
 - session flood: 80 games opened at once;
 - resize storm: one game sending window changes as fast as it can (also 240x80 vs 500x200);
 - password guessing: 8 clients guessing the password in a loop;
-- junk typing: 2 MB of random bytes typed into one game.
+- junk typing: 2 MB of random bytes typed into one game;
+- churn: 1,000 players (from 250 addresses, 8 at a time) connect, see their first screen
+  and leave; the RSS before and after shows whether memory comes back.
 
 "Before" lifts the per-address caps, the login delays and blocks, the admission line, the
 window-change pacing and cap, and the log-line limit; the input-order and memory fixes stay
@@ -149,6 +151,30 @@ async def junk_typing(port: int, stop: asyncio.Event) -> None:
     game.abort()  # type: ignore[attr-defined]
 
 
+CHURN = 1000
+
+
+async def churn(port: int, stop: asyncio.Event) -> None:
+    from tests.ssh.client import TermClient
+
+    slots = asyncio.Semaphore(8)
+
+    async def one(n: int) -> None:
+        async with slots:
+            source = f"127.0.1.{n % 250 + 1}"
+            try:
+                player = await TermClient.connect(port, username=f"c{n}", password=PASSWORD,
+                                                  command="CHRN",
+                                                  source=source)
+                await player.wait_for("count:", timeout=30)
+                player.close()
+                await player.wait_closed(timeout=30)
+            except (OSError, asyncssh.Error, AssertionError, TimeoutError):
+                pass
+
+    await asyncio.gather(*(one(n) for n in range(CHURN)))
+
+
 SCENARIOS: dict[str, Callable[[int, asyncio.Event], Awaitable[None]]] = {
     "none": lambda _port, stop: stop.wait(),  # type: ignore[dict-item]
     "idle logins": idle_logins,
@@ -156,6 +182,7 @@ SCENARIOS: dict[str, Callable[[int, asyncio.Event], Awaitable[None]]] = {
     "resize storm": resize_storm,
     "password guessing": password_guessing,
     "junk typing": junk_typing,
+    "churn": churn,
 }
 
 
@@ -196,13 +223,14 @@ async def _run(mode: str, name: str, seconds: float, key: Path) -> None:
         bob = await _player(port, "bob")
         await bob.wait_for("count: 0 ", timeout=30)  # type: ignore[attr-defined]
         lines_before = len(log.read_bytes().splitlines())
+        rss_before = _rss_mb(process.pid)
         stop = asyncio.Event()
         flood = asyncio.create_task(SCENARIOS[name](port, stop))
         await asyncio.sleep(0.5)  # let the flood get going
         samples = await _latencies(alice, bob, seconds)
         stop.set()
         try:
-            await asyncio.wait_for(flood, 20)
+            await asyncio.wait_for(flood, 600 if name == "churn" else 20)
         except (TimeoutError, OSError, asyncssh.Error):
             flood.cancel()
         ms = sorted(s * 1000 for s in samples)
@@ -210,7 +238,8 @@ async def _run(mode: str, name: str, seconds: float, key: Path) -> None:
         lines = len(log.read_bytes().splitlines()) - lines_before
         print(f"{mode:6} {name:18} key to other seat: p50 {statistics.median(ms):6.0f} ms"
               f"  p95 {p95:6.0f} ms  max {ms[-1]:6.0f} ms  ({len(ms):2} keys)"
-              f"  server RSS {_rss_mb(process.pid):4.0f} MB  log lines {lines:5}",
+              f"  server RSS {rss_before:4.0f}->{_rss_mb(process.pid):4.0f} MB"
+              f"  log lines {lines:5}",
               flush=True)
     finally:
         process.terminate()

@@ -17,7 +17,14 @@ from textual.app import App
 
 from engine.identity import Player
 from server.admission import AppSlots
-from server.app_guard import ExitNotes, TaskFactory, crash_of, guard_app, run_app
+from server.app_guard import (
+    ExitNotes,
+    TaskFactory,
+    crash_of,
+    guard_app,
+    release_shared_caches,
+    run_app,
+)
 from server.colours import cannot_draw, wants_monochrome
 from server.context import AppFactory, SessionContext
 from server.limits import SessionLimits
@@ -221,6 +228,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         finally:
             slot.release()
             self.app = None
+            release_shared_caches()
             self._finish(crashed, status, notes)
 
     def _finish(self, crashed: bool, status: int, notes: ExitNotes | None) -> None:

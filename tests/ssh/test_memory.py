@@ -37,8 +37,10 @@ async def test_no_app_or_screen_outlives_its_session(game_server: StartServer) -
     live = [ref() for ref in apps]
     screens = [weakref.ref(screen) for app in live if app is not None
                for screen in app.screen_stack]
+    drawn = [weakref.ref(widget._styles_cache) for app in live if app is not None
+             for widget in app.screen.walk_children(with_self=True)]
     del live
-    assert len(apps) == 3 and len(screens) >= 3
+    assert len(apps) == 3 and len(screens) >= 3 and len(drawn) > 30
 
     for player in (alice, *friends):
         player.close()
@@ -47,4 +49,5 @@ async def test_no_app_or_screen_outlives_its_session(game_server: StartServer) -
     gc.collect()
     assert [ref() for ref in apps] == [None] * len(apps)
     assert [ref() for ref in screens] == [None] * len(screens)
+    assert sum(ref() is not None for ref in drawn) == 0  # not even in Textual's caches
     assert all(not t.sessions for t in hub.tables.values())
