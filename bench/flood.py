@@ -53,7 +53,8 @@ def _limits(mode: str) -> tuple[object, object]:
     if mode == "after":
         return SessionLimits(), ConnectionLimits()
     lifted = ConnectionLimits.for_load_tests()
-    lifted = ConnectionLimits(**{**vars(lifted), "apps_starting_at_once": 100_000,
+    line = 2 if mode == "line" else 100_000  # "line": only the admission line is kept
+    lifted = ConnectionLimits(**{**vars(lifted), "apps_starting_at_once": line,
                                  "auth_delay_s": 1e-6, "auth_delay_max_s": 1e-6,
                                  "auth_failures_to_block": 10**9, "session_wait_s": 10**6})
     return SessionLimits(resize_interval_s=0.02, max_columns=500, max_rows=200,
@@ -253,7 +254,7 @@ async def _main(options: argparse.Namespace) -> None:
         key = Path(tmp) / "host_key"
         load_or_create_host_key(key)
         for name in options.scenario or list(SCENARIOS):
-            for mode in ("before", "after"):
+            for mode in options.mode or ("before", "after"):
                 await _run(mode, name, options.seconds, key)
 
 
@@ -265,6 +266,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.flood", description=__doc__)
     parser.add_argument("--seconds", type=float, default=4.0, help="measuring time per flood")
     parser.add_argument("--scenario", action="append", choices=list(SCENARIOS))
+    parser.add_argument("--mode", action="append", choices=["before", "line", "after"],
+                        help="before (limits lifted), line (lifted but for the admission"
+                             " line), after (the defaults); default: before and after")
     asyncio.run(_main(parser.parse_args(args)))
     return 0
 
