@@ -6,6 +6,7 @@
     python3 dev.py bench    run the benchmarks in bench/ and print their figures
     python3 dev.py lint     ruff over the tree
     python3 dev.py status   (or backup, prune, kick, ban, unban): the host's tools
+    python3 dev.py fuzz     a long fuzzing run of the whole input path (MI_FUZZ_EXAMPLES=2000)
 
 Extra arguments go to the underlying command (``dev.py serve --port 2022``). Run from a
 checkout, the server and the host's tools keep their data in the checkout's ``data/``
@@ -57,15 +58,18 @@ def run(args: list[str]) -> int:
 
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("help", [])
-    if command not in {"serve", "test", "bench", "lint"} | HOST_TOOLS:
+    if command not in {"serve", "test", "bench", "lint", "fuzz"} | HOST_TOOLS:
         print(__doc__)
         return 0 if command in {"help", "-h", "--help"} else 2
-    ensure_installed(with_tests=command in {"test", "bench", "lint"})
+    ensure_installed(with_tests=command in {"test", "bench", "lint", "fuzz"})
     if command == "serve" or command in HOST_TOOLS:
         os.environ.setdefault("MI_DATA_DIR", str(ROOT / "data"))
         return run([str(BIN / "mission-impractical"), command, *rest])
     if command == "test":
         return run([str(PY), "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-q", *rest])
+    if command == "fuzz":
+        os.environ.setdefault("MI_FUZZ_EXAMPLES", "2000")
+        return run([str(PY), "-m", "pytest", "-q", "tests/ssh/test_fuzz.py", *rest])
     if command == "bench":
         return run([str(PY), "-m", "bench", *rest])
     return run([str(BIN / "ruff"), "check", ".", *rest])

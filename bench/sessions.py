@@ -113,10 +113,12 @@ def bench_factory(context: Any) -> BenchApp:
 
 
 async def _serve_in_process(host_key: Path, sessions: int) -> asyncssh.SSHAcceptor | Any:
+    from server.limits import ConnectionLimits
     from server.ssh_server import ServerConfig, start_server
 
     config = ServerConfig(host="127.0.0.1", port=0, host_key_path=host_key,
-                          max_sessions=sessions + 10)
+                          max_sessions=sessions + 10,
+                          connection_limits=ConnectionLimits.for_load_tests())
     return await start_server(bench_factory, config)
 
 

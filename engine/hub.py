@@ -20,6 +20,7 @@ and pick arriving during it is held, and at its end they are applied in arrival 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import random
 import secrets
@@ -48,11 +49,14 @@ from engine.tables import (
     now_ms,
     unique_name,
 )
-from engine.text import clean_text
+from engine.text import clean_text, inert_payload
 
 log = logging.getLogger(__name__)
 
 ROUND_OVER_SECONDS = 30  # the round's points stay up this long at most
+ABANDONED_SECONDS = 30 * 60  # a game every human left (and nobody watches) ends after this
+SWEEP_SECONDS = 60  # how often abandoned games are looked for
+TABLES_PER_PLAYER = 3  # open tables one player may host or sit at
 
 
 class Journal(Protocol):
@@ -99,6 +103,8 @@ class Hub:
         bot_delay: float | None = None,
         grace_seconds: float = 45,
         seed: str | None = None,
+        abandoned_seconds: float = ABANDONED_SECONDS,
+        tables_per_player: int = TABLES_PER_PLAYER,
     ) -> None:
         if deck is None:
             from engine.cards import load_deck
@@ -110,7 +116,13 @@ class Hub:
         self.settle_ms = settle_ms
         self.bot_delay = bot_delay
         self.grace_seconds = grace_seconds
+        self.abandoned_seconds = abandoned_seconds
+        self.tables_per_player = tables_per_player
         self.tables: dict[str, Table] = {}
+        self._sweep_timer: asyncio.TimerHandle | None = None
+        self.set_aside: dict[str, str] = {}
+        """Tables whose journal could not be replayed: code -> why. Left in the journal
+        as they are (for a person to look at) and never served; their codes stay taken."""
         self.records: Any | None = None  # engine.records.Records when journaled
         self.sessions: set[Session] = set()
         self._lobby_version = 0
@@ -127,7 +139,13 @@ class Hub:
         journal = open_journal(data_dir)
         hub = cls(journal=journal, **kwargs)
         hub.records = Records(journal.connection)
-        hub.replay(journal.records())
+        for code in list(journal.open_tables()):
+            try:  # one bad record sets its table aside; the others are served
+                hub.replay(journal.table_records(code))
+            except Exception as error:
+                hub.set_aside[code] = str(error) or type(error).__name__
+                log.error("table %s set aside: its journal cannot be replayed (%s)",
+                          code, hub.set_aside[code])
         for table in hub.tables.values():
             if table.status == "finished":  # a crash may have come before its record
                 hub._record_game(table)
@@ -154,6 +172,10 @@ class Hub:
 
     def create_table(self, options: TableOptions, host: Player, code: str | None = None,
                      seed: str | None = None) -> Table:
+        mine = sum(1 for t in self.tables.values()
+                   if t.host_id == host.id or t.seat_of(host.id) is not None)
+        if mine >= self.tables_per_player:
+            raise IllegalAction(f"you are already at {mine} tables: leave one first")
         code = code or self._new_code()
         seed = seed or (f"{self._seed}/{code}" if self._seed else secrets.token_hex(8))
         table = Table(code=code, seed=seed, options=options, host_id=host.id)
@@ -181,11 +203,11 @@ class Hub:
                     n, r = divmod(n, len(CODE_LETTERS))
                     letters.append(CODE_LETTERS[r])
                 code = "".join(letters)
-                if code not in self.tables:
+                if code not in self.tables and code not in self.set_aside:
                     return code
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(4))
-            if code not in self.tables:
+            if code not in self.tables and code not in self.set_aside:
                 return code
 
     # -- views -----------------------------------------------------------------------------
@@ -215,7 +237,9 @@ class Hub:
     # -- commands: the only way a table changes ----------------------------------------------
 
     def command(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
-        """Apply one table command, journal it, and tell everyone at the table."""
+        """Apply one table command, journal it, and tell everyone at the table.
+        Text in it loses its control characters first: the journal holds them never."""
+        payload = inert_payload(payload)
         self._apply(table, kind, payload)
         try:
             self._journal(table, kind, payload)
@@ -390,7 +414,7 @@ class Hub:
                 and table.state is not None and table.state.phase is Phase.PICKING):
             rules.apply(table.state, action)  # refuse at once what can never succeed
             table.settle = [(at, 0, session, action)]
-            self._loop().call_later(self.settle_ms / 1000, self._settle, table)
+            _later(self._loop(), self.settle_ms / 1000, self._settle, table)
             return
         self.command(table, "move", {"action": rules.action_to_dict(action), "bot": by_bot})
 
@@ -419,7 +443,7 @@ class Hub:
         self._start_round_if_all_ready(table)
         loop = self._loop_or_none()
         if loop is not None:
-            loop.call_later(self.grace_seconds, self._grace_over, table, s)
+            _later(loop, self.grace_seconds, self._grace_over, table, s)
 
     def _start_round_if_all_ready(self, table: Table) -> None:
         """At round over, the last person the table waited for left: everyone still here
@@ -439,6 +463,32 @@ class Hub:
             seat.botted = True
             self._log(table, f"a bot plays for {seat.name} until they return")
             self.changed(table)
+
+    def _sweep(self) -> None:
+        self.expire_abandoned()
+        self._sweep_timer = _later(self._loop(), SWEEP_SECONDS, self._sweep)
+
+    def expire_abandoned(self, now: float | None = None) -> list[str]:
+        """End the games every human left ``abandoned_seconds`` ago (nobody watching);
+        returns their codes."""
+        now = now_ms() if now is None else now
+        limit = self.abandoned_seconds * 1000
+        expired = []
+        for table in list(self.tables.values()):
+            humans = [s for s in table.seats if not s.is_bot]
+            if table.sessions or any(s.connected for s in humans):
+                continue
+            last_seen = max((s.away_since or 0 for s in humans), default=0)
+            if now - last_seen >= limit:
+                log.info("table %s ended: abandoned by every player", table.code)
+                self.tables.pop(table.code, None)
+                self._journal(table, "close", {})
+                cancel_timer(table, "timer")
+                cancel_timer(table, "bot_tick")
+                expired.append(table.code)
+        if expired:
+            self._lobby_changed()
+        return expired
 
     def forget_if_empty(self, table: Table) -> None:
         """A table nobody sits or watches at, outside a game, is closed."""
@@ -479,7 +529,7 @@ class Hub:
             if self.bot_delay is None:
                 self._plan_bots(table, loop)
             elif table.bot_tick is None:
-                table.bot_tick = loop.call_later(self.bot_delay, self._bots_act, table)
+                table.bot_tick = _later(loop, self.bot_delay, self._bots_act, table)
         if not table.options.turn_seconds:
             return
         state = table.state
@@ -491,7 +541,7 @@ class Hub:
             if state.phase is Phase.ROUND_OVER:
                 seconds = min(seconds, ROUND_OVER_SECONDS)
             table.deadline_ms = now_ms() + seconds * 1000
-            table.timer = loop.call_later(seconds, self._timeout, table)
+            table.timer = _later(loop, seconds, self._timeout, table)
 
     def _bot_for(self, table: Table, seat: int) -> Any:
         bot = table.bots.get(seat)
@@ -523,8 +573,8 @@ class Hub:
         due = [at for key, at in table.bot_plans.values() if key == moment]
         cancel_timer(table, "bot_tick")
         if due:
-            table.bot_tick = loop.call_later(max(0.0, (min(due) - now) / 1000),
-                                             self._bots_act, table)
+            table.bot_tick = _later(loop, max(0.0, (min(due) - now) / 1000),
+                                    self._bots_act, table)
 
     def _bot_move(self, table: Table, seat: int) -> Action | None:
         assert table.state is not None
@@ -625,14 +675,18 @@ class Hub:
         return table
 
     def resume_timers(self) -> None:
-        """After replay, on the running loop: timers restart with their full grace."""
+        """After replay, on the running loop: timers restart with their full grace, and
+        abandoned games are looked for every :data:`SWEEP_SECONDS`."""
+        self._sweep()
         for table in self.tables.values():
             for seat in table.seats:
                 if not seat.is_bot and table.status == "playing":
-                    self._loop().call_later(self.grace_seconds, self._grace_over, table, seat)
+                    _later(self._loop(), self.grace_seconds, self._grace_over, table, seat)
             self.changed(table)
 
     def close(self) -> None:
+        if self._sweep_timer is not None:
+            self._sweep_timer.cancel()
         for table in self.tables.values():
             cancel_timer(table, "timer")
             cancel_timer(table, "bot_tick")
@@ -644,6 +698,13 @@ class Hub:
 def _check_level(level: str) -> None:
     if level not in BOT_LEVELS:
         raise IllegalAction(f"bots play {', '.join(BOT_LEVELS)}, not {level!r}")
+
+
+def _later(loop: asyncio.AbstractEventLoop, delay: float, callback: Callable[..., None],
+           *args: Any) -> asyncio.TimerHandle:
+    """``loop.call_later`` in a context of its own: a timer set while one player's app
+    handles a key must neither run as that app nor keep it alive after the player left."""
+    return loop.call_later(delay, callback, *args, context=contextvars.Context())
 
 
 def _bot_names() -> Iterator[str]:

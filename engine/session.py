@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+CHAT_BURST = 5  # chat lines one person may send at once...
+CHAT_INTERVAL_MS = 2000  # ...and then one per this long
+
 
 class Session:
     """One connected person's handle on the hub. All methods run on the hub's loop."""
@@ -29,6 +32,7 @@ class Session:
         self.on_change = on_change
         self.on_notice = on_notice
         self.table: Table | None = None
+        self._chat_budget, self._chat_at = float(CHAT_BURST), now_ms()
 
     # -- what the session sees ------------------------------------------------------------
 
@@ -197,7 +201,17 @@ class Session:
         if (table.status == "playing" and state is not None and seat == state.lead
                 and state.phase is Phase.PICKING):
             raise IllegalAction("the lead agent stays silent while picking items")
+        self._spend_chat_budget()
         self.hub.command(table, "chat", {"seat": seat, "text": cleaned})
+
+    def _spend_chat_budget(self) -> None:
+        now = now_ms()
+        self._chat_budget = min(CHAT_BURST,
+                                self._chat_budget + (now - self._chat_at) / CHAT_INTERVAL_MS)
+        self._chat_at = now
+        if self._chat_budget < 1:
+            raise IllegalAction("slow down: wait a moment before your next chat line")
+        self._chat_budget -= 1
 
     # -- moves -----------------------------------------------------------------------------
 

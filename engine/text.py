@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 NAME_MAX = 16
 PLAN_MAX = 160
@@ -39,12 +40,37 @@ def _printable(ch: str) -> bool:
     return not category.startswith("C") and category not in ("Zl", "Zp")
 
 
+def strip_escapes(raw: str) -> str:
+    """``raw`` without terminal escape sequences (whole, or cut off at its end)."""
+    return _ESCAPES.sub("", raw)
+
+
 def clean_text(raw: str, max_len: int) -> str:
     """Return ``raw`` as one line of printable text of at most ``max_len`` characters."""
-    text = _ESCAPES.sub("", raw)
+    text = strip_escapes(raw)
     text = "".join(ch if _printable(ch) else " " for ch in text)
     text = " ".join(text.split())
     return text[:max_len].rstrip()
+
+
+def inert(raw: str) -> str:
+    """``raw`` with no escape sequence and no control, format (bidi, zero-width) or other
+    invisible character left (line breaks and tabs become spaces); nothing else changes."""
+    return "".join(
+        ch if _printable(ch) else " " for ch in strip_escapes(raw)
+        if _printable(ch) or ch.isspace()
+    )
+
+
+def inert_payload(payload: Any) -> Any:
+    """Every string in a command's payload (dicts and lists within) made :func:`inert`."""
+    if isinstance(payload, str):
+        return inert(payload)
+    if isinstance(payload, dict):
+        return {key: inert_payload(value) for key, value in payload.items()}
+    if isinstance(payload, list | tuple):
+        return type(payload)(inert_payload(value) for value in payload)
+    return payload
 
 
 def clean_name(raw: str) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 
 from rich.console import Console, RenderableType
 from textual import constants
+from textual._styles_cache import StylesCache
 from textual.app import App
 
 from server.driver import SSHDriver
@@ -100,6 +101,16 @@ def guard_app(app: App[Any], terminal: SessionTerminal) -> ExitNotes:
     notes = ExitNotes()
     app._print_error_renderables = partial(notes.collect, app)  # type: ignore[method-assign]
     return notes
+
+
+def release_shared_caches() -> None:
+    """After an app has ended: let go of what Textual's process-wide caches hold of it.
+
+    ``StylesCache.get_inner_outer`` is an ``lru_cache`` on a method, so its keys hold up to
+    1,024 widgets' style caches (each with its rendered strips) long after their apps have
+    gone. Its values are two ``Style`` objects, cheap to make again.
+    """
+    StylesCache.get_inner_outer.cache_clear()  # type: ignore[attr-defined]
 
 
 def _restore_task_factory(loop: asyncio.AbstractEventLoop, factory: TaskFactory) -> None:

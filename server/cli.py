@@ -36,6 +36,8 @@ from server import host_tools
 from server.auth import AccessPolicy
 from server.context import AppFactory, SessionContext
 from server.host_keys import DEFAULT_HOST_KEY
+from server.limits import build_limits, parse_limit
+from server.log_limits import limit_repeats
 from server.oplog import LOG_FORMATS, configure_logging
 from server.ssh_server import RESTARTING, GameServer, ServerConfig, start_server
 
@@ -151,6 +153,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--deck", type=Path, default=_env("MI_DECK"),
                        help="play with your own cards: a folder holding tasks.txt and "
                             "items.txt in the game's format, checked at start [MI_DECK]")
+    # -- limits (see docs/security.md) ---------------------------------------------------
+    serve.add_argument("--limit", action="append", type=_limit, metavar="NAME=VALUE", default=[],
+                       help="change one limit, e.g. --limit max_sessions_per_source=20"
+                            " (repeatable; docs/security.md lists them) [MI_LIMITS=a=1,b=2]")
     serve.add_argument("--app-factory", default=_env("MI_APP_FACTORY", DEFAULT_APP_FACTORY),
                        help="for development: module:function(hub) returning the app factory")
     commands.add_parser("status", parents=[data],
@@ -177,15 +183,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _limit(text: str) -> tuple[str, int | float]:
+    try:
+        return parse_limit(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "simulate":
         return _simulate(args[1:])
-    options = build_parser().parse_args(args)
-    if options.command == "serve":
-        return serve(options)
-    return host_tool(options)
+    parser = build_parser()
+    options = parser.parse_args(args)
+    if options.command != "serve":
+        return host_tool(options)
+    try:  # MI_LIMITS first, so that a --limit on the command line wins
+        env_limits = [parse_limit(item) for item in (_env("MI_LIMITS") or "").split(",")
+                      if item.strip()]
+    except ValueError as error:
+        parser.error(f"MI_LIMITS: {error}")
+    options.limit = env_limits + options.limit
+    return serve(options)
 
 
 def host_tool(options: argparse.Namespace) -> int:
@@ -217,6 +237,7 @@ def _simulate(argv: list[str]) -> int:
 def serve(options: argparse.Namespace) -> int:
     """Run the server until SIGTERM or SIGINT, then shut down gracefully; returns 0."""
     configure_logging(options.log_level, options.log_format)
+    limit_repeats()  # a flood repeats lines: a few per minute each, then a count
     try:
         return asyncio.run(_serve(options))
     except KeyboardInterrupt:  # before the signal handlers were in place
@@ -271,7 +292,10 @@ async def _serve(options: argparse.Namespace) -> int:
             factory = make(hub)
         key_path = host_key_path(options)
         new_key = not key_path.exists()
+        session_limits, connection_limits = build_limits(dict(options.limit))
         config = ServerConfig(
+            limits=session_limits,
+            connection_limits=connection_limits,
             host=options.host,
             port=options.port,
             host_key_path=key_path,

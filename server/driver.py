@@ -16,7 +16,9 @@ from textual import events
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
+from textual.message_pump import MessagePump
 
+from server.colours import strip_colour
 from server.input import now_ms
 
 if TYPE_CHECKING:
@@ -61,6 +63,8 @@ class SSHDriver(Driver):
         if self._buffer:
             frame = "".join(self._buffer)
             self._buffer.clear()
+            if self._terminal.monochrome:
+                frame = strip_colour(frame)
             self._terminal.send(frame.encode("utf-8", "replace"))
 
     def start_application_mode(self) -> None:
@@ -85,23 +89,29 @@ class SSHDriver(Driver):
 
     # -- input -------------------------------------------------------------------------
 
-    def _queued(self) -> int:
-        """Messages waiting in the app and where its input goes (screen, focused widget).
-
-        The app forwards a key to the focused widget at once, so its own queue alone says
-        little: a widget slow with each key would pile them up in its queue instead.
-        """
+    def _input_path(self) -> list[MessagePump]:
+        """Where input travels in the app: the focused widget and its ancestors up to the
+        app (a key goes down to the focused widget, then bubbles back up to the app's
+        bindings), or the screen and the app when nothing has focus."""
         app = self._app
-        waiting = app.message_queue_size
         try:
             screen = app.screen
         except Exception:  # no screen yet, or none any more
-            return waiting
-        waiting += screen.message_queue_size
+            return [app]
         focused = screen.focused
-        if focused is not None:
-            waiting += focused.message_queue_size
-        return waiting
+        if focused is None:
+            return [screen, app]
+        return list(focused.ancestors_with_self)
+
+    def _queued(self) -> int:
+        """Messages waiting anywhere on the input's path through the app.
+
+        A key goes from the app to the focused widget, and unless the widget uses it,
+        back up through every parent to the app's bindings (Backspace and Enter in an
+        ``Input`` are bindings). What it causes (``Input.Submitted``) takes the same way.
+        While any of that waits, the next key could overtake it.
+        """
+        return sum(pump.message_queue_size for pump in self._input_path())
 
     def _deliver(self, event: Message, arrived_ms: float) -> None:
         self._arrived_ms = arrived_ms

@@ -30,7 +30,16 @@ Deliver = Callable[[Message, float], None]
 """Hands one parsed event, with its arrival time in ms, to the app."""
 
 _QUIET = object()  # marks a pause in the client's input, in stream order
-_APP_BUSY_POLL_S = 0.005  # how soon to look again when the app's queue is full
+_APP_BUSY_POLL_S = 0.005  # how soon to look again when the app stays busy
+_QUICK_LOOKS = 32  # looks on the next loop turns before falling back to that poll
+
+
+class _Parser(XTermParser):
+    """Textual's parser without its process-wide cache of Kitty key sequences: that
+    ``lru_cache`` sits on a method, so it keeps up to 1,024 parsers alive, each holding the
+    last key it parsed, and through the key's sender that session's whole app."""
+
+    _parse_extended_key = XTermParser._parse_extended_key.__wrapped__  # type: ignore[attr-defined]
 
 
 def now_ms() -> float:
@@ -67,18 +76,24 @@ class InputPump:
         self._last_arrival = 0.0
         self._deliver: Deliver | None = None
         self._queue_size: Callable[[], int] = lambda: 0
+        self._looks = 0
         self._step_handle: asyncio.Handle | None = None
         self._tick_handle: asyncio.TimerHandle | None = None
         self._tick_arrival = 0.0
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._paste = PasteLimiter(limits.paste_max_chars)
-        self._parser = XTermParser()
+        self._parser = _Parser()
         self.bytes_parsed = 0
 
     @property
     def pending_bytes(self) -> int:
         """Bytes received and not yet parsed."""
         return self._pending
+
+    @property
+    def idle(self) -> bool:
+        """Nothing received is waiting to be parsed or handed on."""
+        return not (self._chunks or self._parsed)
 
     @property
     def pastes_truncated(self) -> int:
@@ -99,7 +114,15 @@ class InputPump:
         self._schedule()
 
     def attach(self, deliver: Deliver, queue_size: Callable[[], int]) -> None:
-        """Start handing events to an app (input received before now is kept)."""
+        """Start handing events to an app (input received before now is kept).
+
+        ``queue_size`` says how many messages wait on the input's way through the app.
+        With the default ``max_app_queue`` of 1 an event is handed on only once the one
+        before it, and whatever it caused on that way, has been handled: Textual sends a
+        key down to the focused widget and back up to the app's bindings, so two keys in
+        flight at once can be applied out of order (a Backspace after the letters typed
+        behind it, an Enter after them).
+        """
         self._deliver = deliver
         self._queue_size = queue_size
         self._schedule()
@@ -137,7 +160,7 @@ class InputPump:
         while self._deliver is not None:
             if self._parsed:
                 if not self._deliver_some():
-                    self._schedule(delay=_APP_BUSY_POLL_S)  # the app is still busy
+                    self._wait_for_app()
                     break
             elif self._chunks and slices < self._limits.slices_per_turn:
                 self._parse_slice()
@@ -147,14 +170,24 @@ class InputPump:
         self._maybe_resume()
         self._schedule()
 
+    def _wait_for_app(self) -> None:
+        """Look again on the next few loop turns (an event takes a turn per widget on
+        its way), then every few milliseconds while the app stays busy."""
+        if self._looks < _QUICK_LOOKS:
+            self._looks += 1
+            self._schedule()
+        else:
+            self._schedule(delay=_APP_BUSY_POLL_S)
+
     def _deliver_some(self) -> bool:
-        """Hand on events while the app's queue has room; False if some had to wait."""
-        room = self._limits.max_app_queue - self._queue_size()
+        """Hand on events, one at a time, while the app has room; False if some wait."""
         deliver = self._deliver
-        while self._parsed and room > 0 and deliver is not None:
+        while self._parsed and deliver is not None:
+            if self._queue_size() >= self._limits.max_app_queue:
+                return False
             event, arrived = self._parsed.popleft()
+            self._looks = 0
             deliver(event, arrived)
-            room -= 1
         return not self._parsed
 
     def _parse_slice(self) -> None:
@@ -181,7 +214,7 @@ class InputPump:
             events_ = list(self._parser.feed(text))
         except Exception:  # a malformed sequence can break Textual's parser for good
             log.debug("input parser reset after unparsable input", exc_info=True)
-            self._parser = XTermParser()
+            self._parser = _Parser()
             events_ = []
         self._hand_on(events_, arrived)
         if "\x1b" in text or self._tick_handle is not None:
@@ -207,7 +240,7 @@ class InputPump:
             parsed = list(self._parser.tick())
         except Exception:
             log.debug("input parser reset on tick", exc_info=True)
-            self._parser = XTermParser()
+            self._parser = _Parser()
             return
         self._hand_on(parsed, self._tick_arrival)
         self._schedule()

@@ -5,7 +5,9 @@ reading would make the server hold every frame its app draws. :class:`FrameGate`
 the bytes still waiting to reach the client; above the high-water mark it drops whole
 frames (never part of one, so the terminal never sees half an escape sequence). When the
 backlog drains it asks for a full repaint; when it does not drain in time it gives up on
-the client.
+the client. A backlog that stays above the low-water mark for that long counts as stuck
+too, even while no frame had to be dropped: a quiet screen sends little, and a client that
+stopped reading must not be left for the keepalive to find a minute later.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ class FrameGate:
         self._backlog = backlog or (lambda: channel_backlog(chan))
         self._loop = asyncio.get_running_loop()
         self._behind_since: float | None = None
+        self._backed_up_since: float | None = None
         self._poll: asyncio.TimerHandle | None = None
         self._closed = False
         self.frames_sent = 0
@@ -94,6 +97,10 @@ class FrameGate:
             return False
         self._chan.write(data)
         self.frames_sent += 1
+        if backlog + len(data) > self._limits.output_low_water and self._backed_up_since is None:
+            self._backed_up_since = self._loop.time()
+            if self._poll is None:
+                self._watch()
         return True
 
     def close(self) -> None:
@@ -106,20 +113,25 @@ class FrameGate:
     def _fall_behind(self) -> None:
         if self._behind_since is None:
             self._behind_since = self._loop.time()
+            if self._backed_up_since is None:
+                self._backed_up_since = self._behind_since
             log.debug("client behind: dropping frames")
-            self._watch()
+            if self._poll is None:
+                self._watch()
 
     def _watch(self) -> None:
         self._poll = self._loop.call_later(self._limits.backlog_poll_s, self._check)
 
     def _check(self) -> None:
         self._poll = None
-        if self._closed or self._behind_since is None:
+        if self._closed or self._backed_up_since is None:
             return
         if self._backlog() <= self._limits.output_low_water:
-            self._behind_since = None
-            self._on_caught_up()
-        elif self._loop.time() - self._behind_since > self._limits.stuck_timeout_s:
+            was_behind = self.behind
+            self._behind_since = self._backed_up_since = None
+            if was_behind:
+                self._on_caught_up()
+        elif self._loop.time() - self._backed_up_since > self._limits.stuck_timeout_s:
             self._closed = True
             self._on_stuck()
         else:

@@ -16,7 +16,16 @@ import asyncssh
 from textual.app import App
 
 from engine.identity import Player
-from server.app_guard import ExitNotes, TaskFactory, crash_of, guard_app, run_app
+from server.admission import AppSlots
+from server.app_guard import (
+    ExitNotes,
+    TaskFactory,
+    crash_of,
+    guard_app,
+    release_shared_caches,
+    run_app,
+)
+from server.colours import cannot_draw, wants_monochrome
 from server.context import AppFactory, SessionContext
 from server.limits import SessionLimits
 from server.terminal import SessionTerminal
@@ -29,6 +38,7 @@ NOT_A_CODE = (
     "(CODE is the table's 4 letters)."
 )
 SERVER_FULL = "Mission Impractical is full right now. Try again in a little while."
+IN_LINE = "Mission Impractical is starting other players' games; yours is next in line..."
 CRASHED = (
     "Sorry: the game hit a problem on the server and your session had to close.\n"
     "Everyone else is still playing. Reconnect to carry on."
@@ -55,6 +65,7 @@ class SessionHost(Protocol):
     app_factory: AppFactory
     limits: SessionLimits
     task_factory: TaskFactory
+    app_slots: AppSlots
 
     def has_room(self) -> bool: ...
 
@@ -71,6 +82,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     ) -> None:
         self.player = player
         self.peer = peer
+        self.address = peer.rsplit(":", 1)[0]
+        """The client's address (``peer`` without the port)."""
         self.connection = connection
         """Whatever opened this session (the server counts sessions per connection)."""
         self.join_code: str | None = None
@@ -86,6 +99,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self._grace: asyncio.TimerHandle | None = None
         self.refusal: str | None = None
         """What this session was refused with (shown to the player), if it was."""
+        self._refused_with: str | None = None
+
+    def refuse_with(self, reason: str) -> None:
+        """Run no app: tell the client ``reason`` in one line once the session starts."""
+        self._refused_with = reason
 
     # -- asyncssh callbacks --------------------------------------------------------------
 
@@ -117,8 +135,12 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return
         assert self._chan is not None and self._term_type is not None
         self.terminal = SessionTerminal(
-            self._chan, self._size, self._host.limits, on_stuck=self._drop_stuck_client
+            self._chan, self._size, self._host.limits, on_stuck=self._drop_stuck_client,
+            on_resize_flood=self._drop_resize_flood,
         )
+        # NO_COLOR is the one variable read from the client, and only whether it is set.
+        no_color = {"NO_COLOR": self._chan.get_environment().get("NO_COLOR", "")}
+        self.terminal.monochrome = wants_monochrome(self._term_type, no_color)
         self._host.session_began(self)
         self.task = asyncio.get_running_loop().create_task(
             self._run(), name=f"session {self.peer} {self.player.id}"
@@ -151,11 +173,15 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def _refusal(self) -> str | None:
         """Why this session cannot run the app, or None (and the table code is kept)."""
+        if self._refused_with is not None:
+            return self._refused_with
         ok, code = parse_join_code(self._command)
         if not ok:
             return NOT_A_CODE
         if self._term_type is None:
             return NEEDS_TERMINAL
+        if (reason := cannot_draw(self._term_type)) is not None:
+            return reason
         if not self._host.has_room():
             return SERVER_FULL
         self.join_code = code
@@ -183,6 +209,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         assert self.terminal is not None
         notes: ExitNotes | None = None
         crashed, status = False, 0
+        slots = self._host.app_slots
+        if not slots.free_now():
+            self.terminal.say(IN_LINE)
+        slot = await slots.take()
+        self.terminal.when_drawn(slot.release)
         try:
             app = self._host.app_factory(self._context())
             notes = guard_app(app, self.terminal)
@@ -197,7 +228,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             crashed, status = True, 1
             log.exception("%s: session failed", self.peer)
         finally:
+            slot.release()
             self.app = None
+            release_shared_caches()
             self._finish(crashed, status, notes)
 
     def _finish(self, crashed: bool, status: int, notes: ExitNotes | None) -> None:
@@ -242,6 +275,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def _drop_stuck_client(self) -> None:
         log.info("%s: client stopped reading; disconnecting", self.peer)
+        self._abort_connection()
+
+    def _drop_resize_flood(self) -> None:
+        log.info("%s: window changes beyond %d a second; disconnecting", self.peer,
+                 self._host.limits.max_resizes_per_s)
+        self._abort_connection()
+
+    def _abort_connection(self) -> None:
         if self._chan is not None:
             conn = self._chan.get_extra_info("connection")
             if conn is not None:

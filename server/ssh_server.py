@@ -20,13 +20,15 @@ from typing import Any
 
 import asyncssh
 
+from server.admission import AppSlots
 from server.algorithms import algorithm_options
 from server.app_guard import TaskFactory, configure_process
 from server.auth import AccessPolicy, Identity, fingerprint
 from server.context import AppFactory
+from server.gate import BLOCKED, NO_SESSION, ConnectionGate
 from server.host_control import BANNED, HostControl
 from server.host_keys import DEFAULT_HOST_KEY, load_or_create_host_key
-from server.limits import SessionLimits
+from server.limits import ConnectionLimits, SessionLimits
 from server.oplog import auth_failed, connection_line
 from server.session import NEEDS_TERMINAL, NOT_A_CODE, SERVER_FULL, GameSession
 
@@ -50,11 +52,13 @@ class ServerConfig:
     host_key_path: Path = DEFAULT_HOST_KEY
     access: AccessPolicy = field(default_factory=AccessPolicy)
     limits: SessionLimits = field(default_factory=SessionLimits)
+    connection_limits: ConnectionLimits = field(default_factory=ConnectionLimits)
+    """Per-address limits before and after login (see :class:`ConnectionGate`)."""
     max_sessions: int = 300
     """Sessions at once, across all connections."""
     sessions_per_connection: int = 4
     """Sessions at once on one connection (``ssh`` opens one; multiplexing may open more)."""
-    login_timeout_s: float = 20.0
+    login_timeout_s: float = 15.0
     keepalive_interval_s: float = 15.0
     keepalive_count_max: int = 4
     color_system: str = "truecolor"
@@ -68,32 +72,50 @@ class _Connection(asyncssh.SSHServer):
         self._identity = Identity()
         self._conn: asyncssh.SSHServerConnection | None = None
         self._peer = "?"
+        self.address = "?"
+        """The client's address, the unit of every per-source limit."""
         self._since = time.monotonic()
         self._opened: list[GameSession] = []
         self._refusal = "left before logging in"
-        self._authed = False
+        """Why the connection ended without a game, for the operator's log."""
+        self._admitted = self._logged_in = False
+        self._idle_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self._peer = f"{peer[0]}:{peer[1]}"
+        self.address = str(peer[0])
         self._game.connections.add(conn)
+        refusal = self._game.gate.connection_opened(self.address)
+        if refusal is not None:  # before the handshake there is no way to say why
+            log.info("%s: refused before login: %s", self._peer, refusal)
+            asyncio.get_running_loop().call_soon(conn.abort)
+            return
+        self._admitted = True
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._conn is not None:
             self._game.connections.discard(self._conn)
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+        if self._admitted:
+            self._admitted = False
+            self._game.gate.connection_closed(self.address, self._logged_in)
         self._log_outcome()
 
     def _log_outcome(self) -> None:
         """The connection's one closing line in the operator's log."""
-        key = self._identity.key if self._authed else None
+        key = self._identity.key if self._logged_in else None
         if any(session.terminal is not None for session in self._opened):
             connection_line("left", self._peer, self._identity.username, key,
                             seconds=time.monotonic() - self._since)
             return
-        refusals = [REFUSAL_REASONS.get(s.refusal or "", "no session") for s in self._opened]
+        refusals = [REFUSAL_REASONS.get(s.refusal or "", s.refusal or "no session")
+                    for s in self._opened]
         connection_line("refused", self._peer, self._identity.username, key,
-                        authenticated=self._authed, reason=", ".join(refusals) or self._refusal)
+                        authenticated=self._logged_in,
+                        reason=", ".join(refusals) or self._refusal)
 
     def hang_up(self) -> None:
         """Disconnect this client (after a kick or a ban)."""
@@ -110,12 +132,54 @@ class _Connection(asyncssh.SSHServer):
         return True
 
     def auth_completed(self) -> None:
-        self._authed = True
+        self._logged_in = True
         self._refusal = "no session"
+        refusal = self._game.gate.logged_in(self.address)
+        if refusal is not None:
+            self._refusal = refusal
+            self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+        else:
+            self.sessions_changed()
+
+    def sessions_changed(self) -> None:
+        """A session of this connection ended (or none began yet): one that keeps none
+        open for ``session_wait_s`` is closed."""
+        if self._idle_timer is None and self._conn is not None:
+            wait = self._game.gate.limits.session_wait_s
+            self._idle_timer = asyncio.get_running_loop().call_later(wait, self._idle_check)
+
+    def _idle_check(self) -> None:
+        self._idle_timer = None
+        if not any(session.connection is self for session in self._game.sessions):
+            log.info("%s: logged in but opened no game; closed", self._peer)
+            self._disconnect(asyncssh.DISC_SERVICE_NOT_AVAILABLE, NO_SESSION)
+
+    def _disconnect(self, code: int, reason: str) -> None:
+        if self._conn is not None:
+            self._conn.disconnect(code, reason)
+
+    async def _login_failed(self, username: str) -> bool:
+        """A wrong password (already logged, by :meth:`_password_ok`, in the stable format
+        fail2ban reads): answered late, and the address blocked if it goes on."""
+        gate = self._game.gate
+        delay = gate.login_failed(self.address)
+        await asyncio.sleep(delay)
+        if gate.blocked(self.address):
+            log.warning("%s: address blocked for %.0f s after %d failed logins",
+                        self._peer, gate.limits.block_s, gate.failures(self.address))
+            self._refusal = "blocked after failed logins"
+            self._disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, BLOCKED)
+        return False
 
     def begin_auth(self, username: str) -> bool:
         self._identity.username = username
-        self._keep_out(None)
+        if self._keep_out(None):
+            return True
+        refusal = self._game.gate.may_log_in(self.address)
+        if refusal is not None:
+            log.info("%s: refused at login: %s", self._peer, refusal)
+            self._refusal = refusal
+            self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
         return True
 
     def public_key_auth_supported(self) -> bool:
@@ -143,14 +207,16 @@ class _Connection(asyncssh.SSHServer):
             return True
         return ("Mission Impractical", "", "", [("Password: ", False)])
 
-    def validate_kbdint_response(self, username: str, responses: list[str]) -> bool:
-        return len(responses) == 1 and self._password_ok(responses[0])
+    async def validate_kbdint_response(self, username: str, responses: list[str]) -> bool:
+        if len(responses) == 1 and self._password_ok(responses[0]):
+            return True
+        return await self._login_failed(username)
 
     def password_auth_supported(self) -> bool:
         return self._game.config.access.password is not None
 
-    def validate_password(self, username: str, password: str) -> bool:
-        return self._password_ok(password)
+    async def validate_password(self, username: str, password: str) -> bool:
+        return self._password_ok(password) or await self._login_failed(username)
 
     def _password_ok(self, attempt: str) -> bool:
         if self._game.config.access.password_ok(attempt):
@@ -167,6 +233,11 @@ class _Connection(asyncssh.SSHServer):
             return False
         session = GameSession(self._game, self._identity.player(), self._peer, connection=self)
         self._opened.append(session)
+        open_here = sum(1 for s in self._game.sessions if s.address == self.address)
+        refusal = self._game.gate.session_opened(self.address, open_here)
+        if refusal is not None:
+            log.info("%s: refused a session: %s", self._peer, refusal)
+            session.refuse_with(refusal)
         return session
 
     # connection_requested, server_requested (port forwarding), unix_*, tun/tap:
@@ -183,6 +254,8 @@ class GameServer:
         self.host_key_fingerprint: str = fingerprint(host_key)
         self.sessions: set[GameSession] = set()
         self.connections: set[asyncssh.SSHServerConnection] = set()
+        self.gate = ConnectionGate(config.connection_limits)
+        self.app_slots = AppSlots(config.connection_limits)
         self.task_factory: TaskFactory = asyncio.get_running_loop().get_task_factory()
         self._host_key = host_key
         self._listener: asyncssh.SSHAcceptor | None = None
@@ -247,6 +320,9 @@ class GameServer:
     def session_ended(self, session: GameSession) -> None:
         self.sessions.discard(session)
         self.host.session_ended(session)
+        log.info("%s: %s left (%d playing)", session.peer, session.player.id, len(self.sessions))
+        if isinstance(session.connection, _Connection):
+            session.connection.sessions_changed()
 
     # -- shutdown --------------------------------------------------------------------------
 

@@ -82,6 +82,7 @@ class SessionTerminal:
         size: tuple[int, int],
         limits: SessionLimits,
         on_stuck: Callable[[], None],
+        on_resize_flood: Callable[[], None] = lambda: None,
     ) -> None:
         self.limits = limits
         self.size = self._clamp(size)
@@ -90,6 +91,17 @@ class SessionTerminal:
         self._listener: SizeListener | None = None
         self._resize_handle: asyncio.TimerHandle | None = None
         self._modes_on = False
+        self.monochrome = False
+        """Frames lose their colours (a terminal without any, or a player's NO_COLOR)."""
+        self._told_at = float("-inf")
+        self._on_drawn: Callable[[], None] | None = None
+        self._on_resize_flood = on_resize_flood
+        self._resizes_since = float("-inf")
+        self._resizes = 0
+
+    def when_drawn(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once, when the app's first frame is drawn (sent or not)."""
+        self._on_drawn = callback
 
     def _clamp(self, size: tuple[int, int]) -> tuple[int, int]:
         width, height = size
@@ -102,14 +114,22 @@ class SessionTerminal:
         self.pump.feed(data)
 
     def resized(self, width: int, height: int) -> None:
-        """The client's window changed; bursts of changes reach the app as one."""
+        """The client's window changed; bursts of changes reach the app as one, and no
+        more often than once per ``resize_interval_s`` (a storm costs one layout each)."""
         self.size = self._clamp((width, height))
+        loop = asyncio.get_running_loop()
+        if loop.time() - self._resizes_since >= 1.0:
+            self._resizes_since, self._resizes = loop.time(), 0
+        self._resizes += 1
+        if self._resizes == self.limits.max_resizes_per_s + 1:  # no terminal does this
+            self._on_resize_flood()
         if self._resize_handle is None:
-            loop = asyncio.get_running_loop()
-            self._resize_handle = loop.call_later(0.02, self._tell_size)
+            next_at = self._told_at + self.limits.resize_interval_s
+            self._resize_handle = loop.call_at(max(loop.time() + 0.02, next_at), self._tell_size)
 
     def _tell_size(self) -> None:
         self._resize_handle = None
+        self._told_at = asyncio.get_running_loop().time()
         if self._listener is not None:
             self._listener.terminal_resized(self.size)
 
@@ -139,6 +159,9 @@ class SessionTerminal:
 
     def send(self, data: bytes, *, essential: bool = False) -> bool:
         """One frame of output; returns False if it was dropped (client behind)."""
+        if not essential and self._on_drawn is not None:
+            drawn, self._on_drawn = self._on_drawn, None
+            drawn()
         return self.gate.send(data, essential=essential)
 
     def say(self, text: str) -> None:

@@ -31,6 +31,7 @@ class Board:
         self.contexts: list[SessionContext] = []
         self.key_stamps: list[float | None] = []
         self.keys: list[str] = []
+        self.resizes = 0
         self.spam: list[str] = []
         self.screenshot_dir = "."
 
@@ -86,6 +87,7 @@ class CounterApp(App[None]):
         BOARD.apps.discard(self)
 
     def on_resize(self, event: events.Resize) -> None:
+        BOARD.resizes += 1
         self.query_one("#size", Label).update(f"size: {event.size.width}x{event.size.height}")
 
     async def on_event(self, event: events.Event) -> None:

@@ -66,8 +66,13 @@ class TermClient:
         pty: bool = True,
         env: dict[str, str] | None = None,
         window: int = 2 * 1024 * 1024,
+        source: str | None = None,
+        term: str = "xterm-256color",
     ) -> TermClient:
-        """Connect to 127.0.0.1:``port`` and open a session (with a PTY unless told not to)."""
+        """Connect to 127.0.0.1:``port`` and open a session (with a PTY unless told not to).
+
+        ``source`` is the address to connect from (any 127.x.y.z on loopback): per-address
+        limits see it as another household."""
         client = cls(*size)
         client.conn = await asyncssh.connect(
             "127.0.0.1",
@@ -79,11 +84,12 @@ class TermClient:
             password=password,
             client_factory=None if password else _Guest,
             config=None,
+            local_addr=(source, 0) if source else None,
         )
         client.chan, _ = await client.conn.create_session(
             lambda: _ScreenSession(client),
             command=command,
-            term_type="xterm-256color" if pty else None,
+            term_type=term if pty else None,
             term_size=size if pty else None,
             encoding=None,
             env=env or (),

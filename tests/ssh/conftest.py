@@ -64,4 +64,5 @@ def fresh_board() -> None:
     BOARD.contexts.clear()
     BOARD.key_stamps.clear()
     BOARD.keys.clear()
+    BOARD.resizes = 0
     BOARD.spam = []

@@ -76,3 +76,24 @@ async def test_a_client_stuck_too_long_is_given_up_on() -> None:
     await asyncio.sleep(0.35)
     assert seen.stuck == 1
     assert not gate.send(b"anything", essential=True)
+
+
+async def test_a_client_that_stops_reading_a_quiet_screen_is_given_up_on() -> None:
+    chan, seen = FakeChannel(), Events()
+    gate = _gate(chan, seen)
+    assert gate.send(b"x" * 50)  # under the high-water mark: nothing is ever dropped
+    await asyncio.sleep(0.35)  # ...but the backlog never drains
+    assert gate.frames_dropped == 0
+    assert seen.stuck == 1
+
+
+async def test_a_client_that_reads_slowly_but_surely_is_kept() -> None:
+    chan, seen = FakeChannel(), Events()
+    gate = _gate(chan, seen)
+    for _ in range(6):
+        gate.send(b"x" * 50)
+        await asyncio.sleep(0.05)
+        chan.backlog = 0  # it read everything
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.3)
+    assert seen.stuck == 0

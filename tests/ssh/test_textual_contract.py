@@ -31,6 +31,12 @@ def test_the_app_internals_the_guard_replaces_still_exist() -> None:
     assert "size" in inspect.signature(App.run_async).parameters
 
 
+def test_the_parser_cache_the_pump_leaves_out_still_wraps_the_method() -> None:
+    from textual._xterm_parser import XTermParser
+
+    assert callable(XTermParser._parse_extended_key.__wrapped__)  # type: ignore[attr-defined]
+
+
 def test_the_driver_implements_every_abstract_method() -> None:
     abstract = Driver.__abstractmethods__
     assert abstract <= set(vars(SSHDriver))

@@ -1,0 +1,126 @@
+"""What an open server meets over time: nasty text, a bad record, tables nobody comes back to."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from engine.hub import Hub
+from engine.identity import Player
+from engine.rules import IllegalAction, Phase
+from engine.tables import TableOptions
+from tests.engine.test_journal import rows, seated_three, sensible_move
+
+NASTY = "a\x07b\x08c\x85d\x7fe\u202ef\u200bg\x1b[31mh\x1b]0;title\x07i"
+
+
+def _hub(deck: SimpleNamespace, data_dir: Path, **kwargs: object) -> Hub:
+    return Hub.open(data_dir, deck=deck, seed="t", settle_ms=0, **kwargs)  # type: ignore[arg-type]
+
+
+def test_control_characters_never_reach_the_journal(plain_deck: SimpleNamespace,
+                                                    tmp_path: Path) -> None:
+    hub = _hub(plain_deck, tmp_path)
+    table, (ann, bob, _cy) = seated_three(hub)
+    ann.start()
+    bob.chat("hi " + NASTY)
+    hub.command(table, "chat", {"seat": 1, "text": NASTY})  # even past the session
+    bob.rename("Bo" + NASTY)
+    while table.state is not None and table.state.phase is not Phase.REVEALING:
+        sensible_move(table)
+    state = table.state
+    assert state is not None and state.next_revealer is not None
+    seat = state.next_revealer
+    next(s for s in table.sessions if s.seat == seat).reveal("plan\n" + NASTY)
+    stored = [json.loads(payload) for *_, payload in rows(hub.journal)]  # type: ignore[arg-type]
+    flat = json.dumps(stored, ensure_ascii=False)
+    for bad in "\x07\x08\x85\x7f\u202e\u200b\x1b":
+        assert bad not in flat, repr(bad)
+    assert {"seat": 1, "text": "abc defghi"} in stored  # the visible letters are kept
+    hub.close()
+
+
+def _bad_record(data_dir: Path, code: str, payload: str, kind: str = "move") -> None:
+    import sqlite3
+
+    db = sqlite3.connect(data_dir / "mission.sqlite3")
+    table_id, seq = db.execute(
+        "SELECT t.id, MAX(r.seq) FROM tables t JOIN records r ON r.table_id = t.id "
+        "WHERE t.code = ? GROUP BY t.id", (code,)).fetchone()
+    db.execute("INSERT INTO records (table_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, 0)",
+               (table_id, seq + 1, kind, payload))
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("kind, payload", [
+    ("move", json.dumps({"action": {"type": "Pick", "seat": 0, "column": 99, "row": 0},
+                         "bot": False})),
+    ("teleport", "{}"),
+])
+def test_one_bad_record_sets_its_table_aside_and_the_rest_are_served(
+    plain_deck: SimpleNamespace, tmp_path: Path, kind: str, payload: str
+) -> None:
+    hub = _hub(plain_deck, tmp_path)
+    broken, _ = seated_three(hub)
+    broken_code = broken.code
+    dee = hub.attach(Player("key:dee", "Dee"))
+    kept = dee.create_table()
+    hub.close()
+    _bad_record(tmp_path, broken_code, payload, kind)
+
+    again = _hub(plain_deck, tmp_path)
+    assert kept in again.tables
+    assert broken_code not in again.tables
+    assert broken_code in again.set_aside
+    for _ in range(30):  # new tables never take the set-aside code
+        assert again.attach(Player(f"key:n{_}", "N")).create_table() != broken_code
+    again.close()
+
+
+def test_a_game_every_human_left_ends_after_a_while(plain_deck: SimpleNamespace,
+                                                    tmp_path: Path) -> None:
+    hub = _hub(plain_deck, tmp_path, abandoned_seconds=60)
+    table, sessions = seated_three(hub, TableOptions(bots_fill=True))
+    sessions[0].start()
+    code = table.code
+    hub.close()
+
+    again = _hub(plain_deck, tmp_path, abandoned_seconds=60)  # everyone is away now
+    assert code in again.tables
+    seat_left = max(s.away_since or 0 for s in again.tables[code].seats)
+    assert again.expire_abandoned(now=seat_left + 30_000) == []
+    assert code in again.expire_abandoned(now=seat_left + 61_000)
+    assert code not in again.tables
+    again.close()
+    third = _hub(plain_deck, tmp_path)
+    assert code not in third.tables  # and it stays ended after a restart
+    third.close()
+
+
+def test_a_player_cannot_open_tables_without_end(plain_deck: SimpleNamespace) -> None:
+    hub = Hub(deck=plain_deck, seed="t", settle_ms=0, tables_per_player=2)
+    host = Player("key:spam", "Spam")
+    hub.create_table(TableOptions(), host)
+    hub.create_table(TableOptions(), host)
+    with pytest.raises(IllegalAction, match="already at 2 tables"):
+        hub.create_table(TableOptions(), host)
+    hub.create_table(TableOptions(), Player("key:other", "Other"))  # others still can
+
+
+def test_chat_is_rate_limited_per_player_and_others_can_still_talk(
+    plain_deck: SimpleNamespace,
+) -> None:
+    hub = Hub(deck=plain_deck, seed="t", settle_ms=0)
+    table, (ann, bob, _cy) = seated_three(hub)
+    sent = 0
+    with pytest.raises(IllegalAction, match="slow down"):
+        for n in range(50):
+            ann.chat(f"spam {n}")
+            sent += 1
+    assert sent == 5
+    bob.chat("can I talk?")
+    assert table.chat[-1].text == "can I talk?"
