@@ -131,15 +131,22 @@ class Player(asyncssh.SSHClientSession[bytes]):
         self.watch.append((time.monotonic(), needle, into))
 
 
+def home(k: int) -> str:
+    """Player ``k``'s own source address: every player comes from a home of their own (any
+    127.x.y.z reaches the loopback), so the server's per-address limits apply as they would
+    on the internet, at their defaults."""
+    return f"127.1.{k // 250}.{k % 250 + 1}"
+
+
 async def connect(port: int, name: str, key: asyncssh.SSHKey, command: str | None,
-                  waiting_for: bytes) -> tuple[Player, float]:
+                  waiting_for: bytes, source: str = "127.0.0.1") -> tuple[Player, float]:
     """Connect ``name``; returns the player and the seconds to its first full screen."""
     player = Player(name)
     player.waiting_for = waiting_for
     start = time.monotonic()
     player.conn = await asyncssh.connect(
         "127.0.0.1", port, username=name, known_hosts=None, client_keys=[key],
-        agent_path=None, config=None)
+        agent_path=None, config=None, local_addr=(source, 0))
     player.chan, _ = await player.conn.create_session(
         lambda: player, command=command, term_type="xterm-256color", term_size=SCREEN,
         encoding=None)
@@ -327,27 +334,30 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
     try:
         typists_n = max(2, sessions // 25)
         tables_n = (sessions - typists_n) // 4
-        rss_before = server.rss_mb()
         keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(sessions)]
         idle_first: list[float] = []
         for k in range(10):  # one at a time on the idle server: the floor
-            player, took = await connect(server.port, f"idle{k}", keys[k], None, LOBBY)
+            player, took = await connect(server.port, f"idle{k}", keys[k], None, LOBBY,
+                                         home(sessions + k))
             idle_first.append(took * 1000)
             assert player.conn is not None
             player.conn.close()
             await player.closed.wait()
+        await asyncio.sleep(1.0)
+        rss_before = server.rss_mb()  # warm: modules loaded, caches filled by the first apps
         gate = asyncio.Semaphore(4)  # then people arrive a few at a time
 
         async def arrive(name: str, key: asyncssh.SSHKey, command: str | None,
-                         marker: bytes) -> Player:
+                         marker: bytes, k: int) -> Player:
             async with gate:
-                player, took = await connect(server.port, name, key, command, marker)
+                player, took = await connect(server.port, name, key, command, marker,
+                                             home(k))
             figures.first_screen.append(took * 1000)
             players.append(player)
             return player
 
         async def seat_table(t: int) -> list[Seat]:
-            host = await arrive(f"h{t}", keys[4 * t], None, LOBBY)
+            host = await arrive(f"h{t}", keys[4 * t], None, LOBBY, 4 * t)
             host.send("c")
             code = None
             for _ in range(500):
@@ -358,8 +368,8 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
                     break
             if code is None:
                 raise RuntimeError("the host's table never showed its code")
-            guests = [await arrive(f"p{t}x{k}", keys[4 * t + k], code, code.encode())
-                      for k in (1, 2, 3)]
+            guests = [await arrive(f"p{t}x{k}", keys[4 * t + k], code, code.encode(),
+                                   4 * t + k) for k in (1, 2, 3)]
             table: list[Seat] = []
             for player in (host, *guests):
                 table.append(Seat(player, table, figures, pace, random.Random(rng.random())))
@@ -371,7 +381,8 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
             return table
 
         tables = await asyncio.gather(*(seat_table(t) for t in range(tables_n)))
-        typists = [LobbyTypist(await arrive(f"t{k}", keys[4 * tables_n + k], None, LOBBY),
+        typists = [LobbyTypist(await arrive(f"t{k}", keys[4 * tables_n + k], None, LOBBY,
+                                            4 * tables_n + k),
                                figures, random.Random(rng.random()))
                    for k in range(typists_n)]
         connected = len(players)
