@@ -65,6 +65,8 @@ class MissionApp(App[str | None]):
         self._started = False
         self._route_pending = False
         self._detached = False
+        self.bell_on = True
+        """Ring the terminal's bell when it becomes this player's turn (``b`` in the lobby)."""
 
     # -- life cycle -------------------------------------------------------------------------
 

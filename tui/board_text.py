@@ -198,3 +198,28 @@ def grid_title(view: View) -> str:
     if view.phase is Phase.PICKING and len(view.picks) < COLUMNS:
         return f"Items: one per column, left to right (column {len(view.picks) + 1} next)"
     return "Items: the four chosen"
+
+
+# --- big moments ---------------------------------------------------------------------------
+
+
+def moment_line(before: View, now: View) -> Line | None:
+    """The banner for what just happened between two views of one round, if it deserves
+    one: a Stop!, a card or the task revealed."""
+    shouted = [s for s in now.stop if s not in before.stop]
+    if shouted:
+        single = len(shouted) == 1 and shouted[0] != now.seat  # "you shout", "Bo shouts"
+        verb = "shouts" if single else "shout"
+        return ((" STOP! ", "stop-key"), (f" {names(now, shouted)} {verb} Stop!", "stop"))
+    revealed = [s for s in now.revealed if s not in before.revealed]
+    if revealed:
+        seat = revealed[-1]
+        card = now.guesses[seat]
+        verb = "reveal" if seat == now.seat else "reveals"
+        return ((" REVEAL ", "card"), (f" {who(now, seat)} {verb} {card}: ", "name"),
+                (task_name(now, card), ""))
+    if now.secret is not None and now.phase in AFTER_LEAD_REVEAL \
+            and before.phase not in AFTER_LEAD_REVEAL:
+        return ((" THE TASK ", "secret"), (f" was #{now.secret} ", "name"),
+                (task_name(now, now.secret), "good"))
+    return None

@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Button, Input, Label
 
 from engine.rules import IllegalAction, Phase, View
@@ -105,6 +106,8 @@ class GameScreen(TableStage):
     def __init__(self, session: Session, *, name: str | None = None,
                  id: str | None = None) -> None:
         super().__init__(session, name=name, id=id)
+        self._banner: board_text.Line | None = None
+        self._banner_timer: Timer | None = None
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -150,11 +153,13 @@ class GameScreen(TableStage):
 
     def update_view(self, old: TableView | None, view: TableView) -> None:
         """Show ``view`` (this session's TableView). Each widget gets its own slice and
-        repaints only if that slice changed; the countdown alone ticks, once a second, and
-        only while a deadline exists."""
+        repaints only if that slice changed; the countdown wakes only when what it shows
+        changes, and only while a deadline exists."""
         game = view.game
         assert game is not None
-        self._status.lines = (board_text.status_line(view),)
+        self._big_moments(old, view)
+        if self._banner is None:
+            self._status.lines = (board_text.status_line(view),)
         self._countdown.deadline = view.deadline_ms
         self._tasks.lines = board_text.task_lines(view)
         self._players.lines = board_text.score_lines(view)
@@ -177,6 +182,37 @@ class GameScreen(TableStage):
         if self._chat_input.placeholder != placeholder:
             self._chat_input.placeholder = placeholder
         self._keybar.update_hints()
+
+    # -- the big moments: a banner on the status row, a bell for your turn ---------------
+
+    BANNER_SECONDS = 3.0
+
+    def _big_moments(self, old: TableView | None, view: TableView) -> None:
+        """A Stop! and a reveal get their moment on every screen: a banner across the
+        status row for a few seconds. A player whose turn it now is hears the terminal
+        bell once (unless they turned it off in the lobby)."""
+        game, before = view.game, old.game if old is not None else None
+        if game is None or before is None or before.round != game.round:
+            return
+        banner = board_text.moment_line(before, game)
+        if banner is not None:
+            self._show_banner(banner)
+        mine_now, mine_before = (board_text.waiting_text(game)[1],
+                                 board_text.waiting_text(before)[1])
+        if mine_now and not mine_before and getattr(self.app, "bell_on", True):
+            self.app.bell()
+
+    def _show_banner(self, line: board_text.Line) -> None:
+        self._banner = line
+        self._status.lines = (line,)
+        if self._banner_timer is not None:
+            self._banner_timer.stop()
+        self._banner_timer = self.set_timer(self.BANNER_SECONDS, self._end_banner)
+
+    def _end_banner(self) -> None:
+        self._banner, self._banner_timer = None, None
+        if self.view is not None and self.view.game is not None:
+            self._status.lines = (board_text.status_line(self.view),)
 
     def _show_plan_input(self, prompt: str | None) -> None:
         """The plan input is always in its place (the layout never moves); it is enabled

@@ -48,6 +48,7 @@ class LobbyScreen(SteadyScreen[None]):
         Binding("j", "focus_code", "Join by code"),
         Binding("n", "focus_name", "Rename"),
         Binding("h", "toggle_history", "Past games: show or hide", show=False),
+        Binding("b", "toggle_bell", "Bell when it is your turn: on or off", show=False),
         Binding("q", "app.quit", "Quit"),
         Binding("escape", "back_to_list", "Back to the list", show=False),
     ]
@@ -206,6 +207,12 @@ class LobbyScreen(SteadyScreen[None]):
         if event.row_key.value is not None:
             self.say("")
             attempt(self, self.session.join, str(event.row_key.value))
+
+    def action_toggle_bell(self) -> None:
+        app = self.app
+        app.bell_on = not getattr(app, "bell_on", True)  # type: ignore[attr-defined]
+        state = "on" if app.bell_on else "off"  # type: ignore[attr-defined]
+        self.say(f"The bell when it is your turn is {state} (b switches it).")
 
     def action_watch(self) -> None:
         code = self._selected_code()

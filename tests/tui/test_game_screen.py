@@ -626,3 +626,44 @@ async def test_show_timing_for_a_full_first_render_and_a_one_pick_change() -> No
               f"{first_paint * ms:.0f} ms); one pick {min(picks) * ms:.2f}-"
               f"{max(picks) * ms:.2f} ms (+repaint {min(paints) * ms:.1f}-"
               f"{max(paints) * ms:.1f} ms)")
+
+
+# --- the big moments ---------------------------------------------------------------------
+
+
+async def test_a_stop_gets_a_banner_on_every_screen_and_the_status_comes_back_after() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    shouter, other = table.guessers()
+    async with running([apps[table.lead], apps[other]]) as pilots:
+        for app in (apps[table.lead], apps[other]):
+            app.game_screen.BANNER_SECONDS = 0.3
+        table.seat_session(shouter).shout()
+        await settle(pilots)
+        name = table.state().players[shouter]
+        for app in (apps[table.lead], apps[other]):
+            assert f"STOP!  {name} shouts Stop!" in screen_text(app).splitlines()[0]
+        await pilots[0].pause(0.5)
+        await settle(pilots)
+        assert "STOP!  " not in screen_text(apps[other]).splitlines()[0]
+
+
+async def test_the_player_whose_turn_it_becomes_hears_the_bell_once() -> None:
+    table = make_table(3)
+    apps = apps_for(table)
+    guesser = table.guessers()[0]
+    app = apps[guesser]
+    rings: list[int] = []
+    app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
+    lead = table.seat_session(table.lead)
+    async with running([app]) as pilots:
+        for column in range(3):
+            lead.pick(column, 0)
+            await settle(pilots)
+        assert rings == []
+        lead.pick(3, 0)  # four items down: every guesser must hide a guess now
+        await settle(pilots)
+        assert rings == [1]
+        table.seat_session(table.guessers()[1]).guess(1)
+        await settle(pilots)
+        assert rings == [1]  # once, not on every change while it is still my turn

@@ -199,3 +199,18 @@ async def test_user_text_in_the_list_is_plain_text_not_markup(hub: Hub) -> None:
         table = app.screen.query_one(DataTable)
         host = table.get_row_at(0)[1]
         assert isinstance(host, Text) and host.plain == "[red]Bob[/red]"
+
+
+async def test_b_in_the_lobby_turns_the_turn_bell_off_and_on() -> None:
+    hub = Hub(deck=load_deck(), seed="bell", settle_ms=0, bot_delay=0.0)
+    app = MissionApp(hub, Player("key:ann", "Ann"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert app.bell_on
+        await pilot.press("b")
+        await pilot.pause()
+        assert not app.bell_on
+        assert "bell when it is your turn is off" in str(
+            app.screen.query_one("#lobby-message").render())
+        await pilot.press("b")
+        await pilot.pause()
+        assert app.bell_on
