@@ -104,6 +104,15 @@ class Session:
                 return table.code
         return None
 
+    def may_reclaim(self, code: str) -> bool:
+        """Whether a keyless guest arriving at table ``code`` should be offered to take a
+        seat back with its seat code (a game is running and a person's seat is empty),
+        rather than only to watch."""
+        table = self.hub.tables.get(code.strip().upper())
+        return (self.player.is_guest and table is not None and table.status == "playing"
+                and table.seat_of(self.player.id) is None
+                and any(not s.is_bot and not s.connected for s in table.seats))
+
     def reclaim(self, code: str, seat_code: str) -> None:
         """A keyless guest comes back to their seat with the code they were shown."""
         table = self.hub.find(code)

@@ -85,7 +85,10 @@ class MissionApp(App[str | None]):
         self._started = True
         if self.join_code:
             code = self.join_code.strip().upper()
-            if not attempt(self, self._session.join, code):
+            if self._session.may_reclaim(code):
+                assert self.lobby_screen is not None
+                self.lobby_screen.offer_reclaim(code)
+            elif not attempt(self, self._session.join, code):
                 assert self.lobby_screen is not None
                 self.lobby_screen.say(f"No table has the code {code!r}: pick one below, "
                                       "type another code, or press c to create a table.")

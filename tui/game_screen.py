@@ -174,8 +174,12 @@ class GameScreen(TableStage):
         self._show_plan_input(turn_text.plan_prompt(view))
         self._log.show_lines(view.log)
         self._chat_log.show_lines(view.chat)
-        if old is None or old.my_seat != view.my_seat:
+        if old is None or old.my_seat != view.my_seat or old.seat_code != view.seat_code:
             self._chat_input.disabled = view.my_seat is None
+            tasks_title = "Tasks"
+            if self.session.player.is_guest and view.seat_code:  # to come back after a drop
+                tasks_title += f" · your seat code {view.seat_code}"
+            self._tasks.border_title = tasks_title
         placeholder = ("spectators read the chat" if view.my_seat is None
                        else "muted while you pick: no hints!" if self._lead_picking()
                        else "c to chat · Esc to leave")

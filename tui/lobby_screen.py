@@ -61,6 +61,7 @@ class LobbyScreen(SteadyScreen[None]):
         self._ready = False  # columns are in place
         self._wide: bool | None = None
         self.history_toggled = False  # narrow: shown instead of the list; wide: hidden
+        self._reclaim_code: str | None = None
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -174,6 +175,21 @@ class LobbyScreen(SteadyScreen[None]):
     def show_history(self) -> None:
         """Ask the hub for past games (a few queries: only when the lobby is shown)."""
         self.query_one(HistoryPanel).show(self.session.history())
+
+    def offer_reclaim(self, code: str) -> None:
+        """A guest came with ``ssh -t host CODE`` to a game with an empty seat: ask for the
+        seat code (Enter without one watches the game instead)."""
+        self._reclaim_code = code
+        self.say(f"Table {code} is playing. Had a seat there? Type its seat code and press "
+                 "Enter to take it back. Enter with no code: watch the game.")
+        if self.is_mounted:
+            self._focus_reclaim()
+        else:
+            self.call_after_refresh(self._focus_reclaim)
+
+    def _focus_reclaim(self) -> None:
+        self.query_one("#code", Input).value = self._reclaim_code or ""
+        self.query_one("#seat-code", Input).focus()
 
     def say(self, text: str) -> None:
         """A line above the list that stays until the next one (e.g. an unknown code)."""

@@ -436,3 +436,26 @@ async def test_a_player_who_drops_comes_back_to_their_game_with_the_same_key(hub
         await settle(pilot)
         assert isinstance(again.screen, GameScreen)
         assert again.session is not None and again.session.seat == 0
+
+
+async def test_a_guest_back_with_the_table_code_is_offered_their_seat_back(hub: Hub) -> None:
+    host = hub.attach(Player("key:ann", "Ann"))
+    code = host.create_table(NO_TIMER)
+    hub.attach(Player("key:bob", "Bob")).join(code)
+    guest = hub.attach(Player("guest:1", "Cy"))
+    guest.join(code)
+    host.start()
+    seat_code = guest.view().seat_code  # type: ignore[union-attr]
+    assert seat_code
+    guest.detach()  # dropped
+    back = MissionApp(hub, Player("guest:2", "Cy"), join_code=code.lower())
+    async with back.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(back.screen, LobbyScreen)  # not a spectator with no way out
+        assert "Type its seat code" in text_of(back, "#lobby-message")
+        assert back.screen.query_one("#seat-code", Input).has_focus
+        await pilot.press(*seat_code, "enter")
+        await settle(pilot)
+        assert isinstance(back.screen, GameScreen)
+        assert back.session is not None and back.session.seat is not None
+        assert f"your seat code {seat_code}" in str(back.screen.query_one("#tasks").border_title)
