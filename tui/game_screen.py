@@ -19,9 +19,8 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.timer import Timer
-from textual.widgets import Button, Input, Label
+from textual.widgets import Input
 
 from engine.rules import IllegalAction, Phase, View
 from engine.session import Session
@@ -29,6 +28,7 @@ from engine.tables import TableView, now_ms
 from tui import board_text, turn_text
 from tui.board import Countdown, ItemGrid, Lines
 from tui.chat import ChatLog, ChatPanel, GameLog
+from tui.confirm import Confirm
 from tui.inputs import QuietInput
 from tui.keybar import KeyBar
 from tui.stage import TableStage
@@ -53,35 +53,6 @@ def _number_bindings() -> list[BindingType]:
         bindings.append(Binding(str(k), f"choose_best({k})", "Name that player's plan the "
                                 "best (lead)", show=False))
     return bindings
-
-
-class Confirm(ModalScreen[bool]):
-    """A yes/no question: ``y`` or ``n`` (Esc), or the buttons."""
-
-    CSS_PATH = "game.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
-    ]
-
-    def __init__(self, question: str, yes: str) -> None:
-        super().__init__()
-        self.question = question
-        self.yes = yes
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="confirm-box"):
-            yield Label(self.question, markup=False)
-            with Horizontal(id="confirm-buttons"):
-                yield Button(f"{self.yes} (y)", id="yes", variant="error")
-                yield Button("No (n)", id="no")
-
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
-
-    @on(Button.Pressed)
-    def pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
 
 
 class GameScreen(TableStage):

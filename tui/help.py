@@ -54,6 +54,12 @@ _RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Winning", (
         "Most points wins. Agents tied at the top share the victory.",
     )),
+    ("At the table", (
+        "[b]Bots fill[/b] (an option): when the host starts with fewer than 3 people, bots "
+        "take the empty seats until there are 3 players; off, the host adds bots with b. "
+        "A person's seat is only removed after the host says yes. In a game, the round's "
+        "points stay up until everyone has pressed Enter (or 30 seconds pass).",
+    )),
 )
 
 RULES = "\n\n".join(f"[b $accent]{title}[/]\n" + "\n".join(lines) for title, lines in _RULES)

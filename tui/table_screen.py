@@ -16,6 +16,7 @@ from engine.rules import MIN_PLAYERS, ROUNDS_BY_PLAYERS
 from engine.session import Session
 from engine.tables import MAX_SEATS, TableOptions, TableView
 from engine.text import plural
+from tui.confirm import Confirm
 from tui.inputs import QuietInput
 from tui.keybar import KeyBar
 from tui.messages import ShowSetup, attempt
@@ -246,7 +247,8 @@ class TableScreen(TableStage):
             rounds.value = wanted
         for name, value, on_text, off_text in (
                 ("best-plan", o.best_plan, "on: lead awards +1", "off"),
-                ("bots-fill", o.bots_fill, "on: bots make it 3", "off")):
+                ("bots-fill", o.bots_fill,
+                 "on: bots make it 3 at start", "off: b adds a bot")):
             switch = self.query_one(f"#opt-{name}", Switch)
             if switch.value != value:
                 switch.value = value
@@ -368,7 +370,16 @@ class TableScreen(TableStage):
         if row >= len(view.seats):
             self.app.notify("that seat is empty already", severity="warning")
             return
-        attempt(self, self.session.remove_seat, row)
+        seat = view.seats[row]
+        if seat.is_bot or row == view.my_seat:  # a bot goes at once; your own seat is refused
+            attempt(self, self.session.remove_seat, row)
+            return
+        def answered(answer: bool | None) -> None:
+            if answer:
+                attempt(self, self.session.remove_seat, row)
+
+        self.app.push_screen(Confirm(f"Remove {seat.name} from the table? They go back to "
+                                     "the lobby.", "Yes, remove"), answered)
 
     def action_sit(self) -> None:
         if self.view is not None:

@@ -16,6 +16,7 @@ from engine.session import Session
 from engine.tables import TableOptions
 from tests.tui.pilots import settle
 from tui.app import MissionApp
+from tui.confirm import Confirm
 from tui.end_screen import EndScreen
 from tui.game_screen import GameScreen
 from tui.help import HelpScreen
@@ -459,3 +460,22 @@ async def test_a_guest_back_with_the_table_code_is_offered_their_seat_back(hub: 
         assert isinstance(back.screen, GameScreen)
         assert back.session is not None and back.session.seat is not None
         assert f"your seat code {seat_code}" in str(back.screen.query_one("#tasks").border_title)
+
+
+async def test_the_host_is_asked_before_a_person_is_removed_from_the_table(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await settle(pilot)
+        code = app.session.view().code  # type: ignore[union-attr]
+        hub.attach(Player("key:bob", "Bob")).join(code)
+        await settle(pilot)
+        await pilot.press("down", "x")
+        await settle(pilot)
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("n")
+        await settle(pilot)
+        assert seat_names(app)[:2] == ["Ann", "Bob"]
+        await pilot.press("x", "y")
+        await settle(pilot)
+        assert seat_names(app)[:2] == ["Ann", "(empty)"]

@@ -22,7 +22,8 @@ from tui import timing
 from tui.board import Countdown, ItemGrid, Lines, countdown_text
 from tui.cached_lines import CachedLines
 from tui.chat import new_lines
-from tui.game_screen import Confirm, GameScreen
+from tui.confirm import Confirm
+from tui.game_screen import GameScreen
 
 
 def grid_cell(app: GameHost, column: int, row: int) -> tuple[int, int]:
