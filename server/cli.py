@@ -32,7 +32,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from server import host_tools
+from server import gc_tuning, host_tools
 from server.auth import AccessPolicy
 from server.context import AppFactory, SessionContext
 from server.host_keys import DEFAULT_HOST_KEY
@@ -284,6 +284,7 @@ async def _serve(options: argparse.Namespace) -> int:
     except JournalError as error:  # a damaged database is reported, never replaced
         print(f"mission-impractical: {error}", file=sys.stderr)
         return 2
+    gc_tuning.tune()  # a full collection stops every player: make them rare (see module)
     try:
         make = _load_object(options.app_factory)
         if make is mission_app_factory:

@@ -148,8 +148,8 @@ class GameLog(TailLog):
             parts.append((entry.text, self.style(entry.kind)))
         else:
             parts.append(entry.text)
-        if entry.by_bot:
-            parts.append((" (bot)", self.style("bot")))
+        if entry.by_bot:  # a no-break space: "(bot)" never wraps onto a line of its own
+            parts.append(("\u00a0(bot)", self.style("bot")))
         return Content.assemble(*parts)  # type: ignore[arg-type]
 
 

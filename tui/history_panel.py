@@ -20,7 +20,7 @@ from textual.widgets import Static
 
 from engine.records import GamePlayer, GameSummary, PlayerRecord
 from engine.tables import PlayerHistory
-from engine.text import NAME_MAX
+from engine.text import NAME_MAX, plural
 
 WINNER_MARK = "★"
 NAME_WIDTH = NAME_MAX  # hall of fame name column, in cells
@@ -49,10 +49,6 @@ def ago(when: datetime, now: datetime) -> str:
     if days < 7:
         return f"{days} days ago"
     return when.strftime("%d %b %Y")
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def record_text(mine: PlayerRecord | None) -> Content:
@@ -137,6 +133,18 @@ class HistoryPanel(VerticalScroll):
     def shown(self) -> PlayerHistory | None:
         """The history on screen (None before the first :meth:`show`)."""
         return self._shown
+
+    AGO_REFRESH_S = 60.0
+
+    def on_mount(self) -> None:
+        # "5 min ago" grows old while the lobby stays open: redraw the times once a minute
+        # (no database query; a lobby costs one small repaint a minute)
+        self.set_interval(self.AGO_REFRESH_S, self._refresh_ago)
+
+    def _refresh_ago(self) -> None:
+        if self._shown is not None and self.display and self.is_on_screen:
+            self.query_one("#history-recent", Static).update(
+                recent_text(self._shown.recent, self.clock()))
 
     def show(self, history: PlayerHistory) -> None:
         """Show ``history``; nothing is repainted if it is what is already shown."""

@@ -183,17 +183,18 @@ def reveal_lines(tv: TableView) -> tuple[Line, ...]:
         card = view.guesses[seat]
         lines.append(((view.players[seat], "name"),
                       (f" reveals {card}: {task_name(view, card)}", ""),
-                      *_plan_span(view.plans[seat])))
+                      *_plan_mark(view.plans[seat])))
     if view.phase in AFTER_LEAD_REVEAL and view.secret is not None:
         lines.append(((view.players[view.lead], "name"), (" (lead) reveals the task: ", ""),
                       (f"#{view.secret} {task_name(view, view.secret)}", "good"),
-                      *_plan_span(view.plans[view.lead])))
+                      *_plan_mark(view.plans[view.lead])))
     return tuple(lines)
 
 
-def _plan_span(plan: str) -> tuple[Span, ...]:
-    """A plan after its reveal on the same line (the log keeps it whole)."""
-    return ((f"  “{plan}”", "plan"),) if plan else ()
+def _plan_mark(plan: str) -> tuple[Span, ...]:
+    """The plans themselves are printed once, whole, in the log; here a mark says there is
+    one to read there."""
+    return (("  · plan in the log", "plan"),) if plan else ()
 
 
 def round_over_lines(view: View) -> tuple[Line, ...]:

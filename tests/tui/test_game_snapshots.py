@@ -55,6 +55,16 @@ def reveal_phase() -> GameHost:
     return GameHost(table.seat_session(second))
 
 
+def spectator_watching() -> GameHost:
+    """Someone watching: the public board, the log and the chat, no hand and no moves."""
+    table = make_table(4, spectators=1)
+    lead = table.seat_session(table.lead)
+    lead.pick(0, 1)
+    lead.pick(1, 3)
+    table.seat_session(table.guessers()[0]).chat("go team")
+    return GameHost(table.sessions[-1])
+
+
 def round_over() -> GameHost:
     """Every card revealed, the task too: the round's points, each explained."""
     table = make_table(4, TableOptions(turn_seconds=0, best_plan=True))
@@ -84,3 +94,8 @@ def test_guessers_reveal_their_cards_and_plans_in_turn(snap_compare, size) -> No
 @pytest.mark.parametrize("size", SIZES)
 def test_the_round_over_screen_explains_every_point(snap_compare, size) -> None:
     assert snap_compare(round_over(), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_spectator_watches_the_board_without_a_hand(snap_compare, size) -> None:
+    assert snap_compare(spectator_watching(), terminal_size=size)

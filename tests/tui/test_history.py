@@ -217,3 +217,26 @@ def test_past_games_in_place_of_the_tables_at_80x24(snap_compare: Snap, hub: Hub
     frozen_clock(hub, monkeypatch)
     assert snap_compare(MissionApp(hub, Player("key:ann", "Ann")), terminal_size=(80, 24),
                         press=["h"])
+
+
+async def test_the_ago_times_grow_while_the_lobby_stays_open() -> None:
+    finished = datetime(2025, 5, 1, 20, 0, tzinfo=UTC)
+    now = [finished + timedelta(minutes=2)]
+    game = GameSummary("QXZW", 1, finished, (GamePlayer(0, "key:ann", "Ann", 4, True),),
+                       rounds=6)
+
+    class ClockApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield HistoryPanel(clock=lambda: now[0])
+
+    app = ClockApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        panel = app.query_one(HistoryPanel)
+        panel.show(PlayerHistory((), None, (game,)))
+        await pilot.pause()
+        recent = app.query_one("#history-recent", Static)
+        assert "2 min ago" in str(recent.render())
+        now[0] = finished + timedelta(minutes=12)
+        panel._refresh_ago()  # what its once-a-minute timer does
+        await pilot.pause()
+        assert "12 min ago" in str(recent.render())
