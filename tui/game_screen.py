@@ -147,6 +147,8 @@ class GameScreen(TableStage):
         self._chat_log.show_lines(view.chat)
         if old is None or old.my_seat != view.my_seat or old.seat_code != view.seat_code:
             self._chat_input.disabled = view.my_seat is None
+            if view.my_seat is None:
+                self._plan.placeholder = ""
             tasks_title = "Tasks"
             if self.session.player.is_guest and view.seat_code:  # to come back after a drop
                 tasks_title += f" · your seat code {view.seat_code}"
@@ -198,7 +200,7 @@ class GameScreen(TableStage):
             if not plan.disabled:
                 had_focus = plan.has_focus
                 plan.value = ""
-                plan.placeholder = NO_PLAN_YET
+                plan.placeholder = NO_PLAN_YET if self._seated() else ""
                 plan.disabled = True
                 if had_focus:
                     self.set_focus(self._grid)

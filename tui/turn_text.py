@@ -147,8 +147,8 @@ def turn_lines(tv: TableView) -> tuple[Line, ...]:
     if view.phase is Phase.GAME_OVER:
         return (plain("The game is over."),)
     if tv.my_seat is None:
-        return ((("You are watching: no hand and no moves. ", "dim"), ("c", "key"),
-                 (" chat (spectators read only)", "dim")),)
+        return ((("You are watching: no hand and no moves. ", "dim"), ("l", "key"),
+                 (" goes back to the lobby.", "dim")),)
     if view.is_lead:
         return tuple(_lead_lines(tv, view))
     return tuple(_guesser_lines(tv, view))

@@ -509,7 +509,8 @@ async def test_bot_moves_are_marked_in_the_log() -> None:
         bot_line = LogLine("Bot Ada hides a guess", "guess", by_bot=True)
         app.game_screen.show(replace(view, log=(*view.log, bot_line)))
         await settle(pilots)
-        assert "Bot Ada hides a guess (bot)" in screen_text(app)
+        # a no-break space: "(bot)" stays on its line
+        assert "Bot Ada hides a guess\u00a0(bot)" in screen_text(app)
 
 
 def test_log_writes_only_lines_it_has_not_shown() -> None:
