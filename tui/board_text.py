@@ -118,10 +118,9 @@ def status_line(tv: TableView) -> Line:
     view = tv.game
     assert view is not None
     waiting, mine = waiting_text(view)
-    lead = "you" if view.is_lead else view.players[view.lead]
+    # the lead is marked in the players panel: the status row keeps its room for what the
+    # table waits for, which must not be cut at 80 columns
     spans: list[Span] = [(round_text(view), "title"), (" · ", "")]
-    if view.is_lead or view.players[view.lead] not in waiting:  # said once is enough
-        spans += [("Lead: ", ""), (lead, "name"), (" · ", "")]
     spans.append((waiting, "me" if mine else ""))
     if tv.my_seat is None:
         spans.append((" · watching", "dim"))

@@ -5,16 +5,19 @@ size is a layout reactive: each key typed re-laid out the whole screen (about 13
 game screen, against under 1 ms for a repaint). A one-line input's size never depends on
 its text, so :class:`QuietInput` keeps the virtual size as data (horizontal scrolling still
 follows the cursor) and only repaints. Its cursor does not blink: a blinking cursor costs
-CPU on every idle session.
+CPU on every idle session. A paste keeps all its lines, joined, and nothing but text.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from textual import events
 from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.widgets import Input
+
+from engine.text import clean_text
 
 
 class QuietInput(Input):
@@ -27,3 +30,15 @@ class QuietInput(Input):
         kwargs.setdefault("select_on_focus", False)
         super().__init__(**kwargs)
         self.cursor_blink = False
+
+    def _on_paste(self, event: events.Paste) -> None:
+        """A paste of several lines keeps them all, joined by spaces (Textual's Input keeps
+        only the first); escape sequences and control characters are dropped."""
+        text = clean_text(" ".join(event.text.splitlines()), len(event.text) + 1)
+        if text:
+            if self.selection.is_empty:
+                self.insert_text_at_cursor(text)
+            else:
+                self.replace(text, *self.selection)
+        event.stop()
+        event.prevent_default()

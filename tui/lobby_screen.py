@@ -194,8 +194,10 @@ class LobbyScreen(SteadyScreen[None]):
     def say(self, text: str) -> None:
         """A line above the list that stays until the next one (e.g. an unknown code)."""
         self._message = text
-        if self.is_mounted:
-            self.query_one("#lobby-message", Static).update(text)
+        # Composed but not yet mounted is possible (the app speaks while it starts): the
+        # line is updated whenever it exists, and compose reads _message otherwise.
+        for line in self.query("#lobby-message").results(Static):
+            line.update(text)
 
     # -- helpers -----------------------------------------------------------------------------
 

@@ -670,3 +670,20 @@ async def test_the_player_whose_turn_it_becomes_hears_the_bell_once() -> None:
         table.seat_session(table.guessers()[1]).guess(1)
         await settle(pilots)
         assert rings == [1]  # once, not on every change while it is still my turn
+
+
+async def test_a_pasted_plan_keeps_all_its_lines_joined_and_no_escape_sequences() -> None:
+    table = make_table(4)
+    apps = apps_for(table)
+    first, _, _ = play_to_reveal(table)
+    app = apps[first]
+    async with running([app]) as pilots:
+        plan = app.screen.query_one("#plan", Input)
+        assert plan.has_focus
+        app.screen.query_one("#plan").post_message(
+            events.Paste("we ride the pigeon\nthen \x1b[31msaw\x1b[0m our way out\n"))
+        await settle(pilots)
+        assert plan.value == "we ride the pigeon then saw our way out"
+        await pilots[0].press("enter")
+        await settle(pilots)
+        assert table.state().plans[first] == "we ride the pigeon then saw our way out"
