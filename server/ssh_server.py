@@ -12,6 +12,7 @@ never read: the terminal type comes from the PTY request only.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from dataclasses import dataclass, field
@@ -146,7 +147,11 @@ class _Connection(asyncssh.SSHServer):
         open for ``session_wait_s`` is closed."""
         if self._idle_timer is None and self._conn is not None:
             wait = self._game.gate.limits.session_wait_s
-            self._idle_timer = asyncio.get_running_loop().call_later(wait, self._idle_check)
+            # A context of its own: called as a session ends, from the task that ran its
+            # app, whose context still names the app; a timer holding that context would
+            # keep the whole app alive until it fires.
+            self._idle_timer = asyncio.get_running_loop().call_later(
+                wait, self._idle_check, context=contextvars.Context())
 
     def _idle_check(self) -> None:
         self._idle_timer = None

@@ -8,6 +8,7 @@ posts :class:`ItemGrid.Picked` when the lead chooses a cell. Looks are in ``game
 
 from __future__ import annotations
 
+import asyncio
 import math
 from typing import ClassVar
 
@@ -17,7 +18,6 @@ from textual.content import Content
 from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
-from textual.timer import Timer
 from textual.widgets import Static
 
 from engine import hub
@@ -25,6 +25,7 @@ from engine.rules import COLUMNS, ROWS, Phase, View
 from tui.board_text import Line
 from tui.cached_lines import CachedLines
 from tui.timing import arrival_ms
+from tui.wake import wake_later
 
 ROLES = ("title", "name", "me", "key", "card", "secret", "stop", "stop-key", "lead", "warn",
          "dim", "good", "bad", "plan")
@@ -62,11 +63,15 @@ class Countdown(Static):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
-        self._timer: Timer | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    def on_unmount(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
 
     def watch_deadline(self, deadline: float | None) -> None:
         if self._timer is not None:
-            self._timer.stop()
+            self._timer.cancel()
             self._timer = None
         if deadline is None:
             self.update("", layout=False)
@@ -84,7 +89,7 @@ class Countdown(Static):
         if left_ms > 0:
             # wake when the shown text next changes
             wait_ms = left_ms - (math.ceil(left_ms / 1000 / step_s) - 1) * step_s * 1000
-            self._timer = self.set_timer(max(0.05, wait_ms / 1000), self.tick)
+            self._timer = wake_later(self, max(0.05, wait_ms / 1000), self.tick)
 
 
 def countdown_text(left_ms: float) -> tuple[str, int]:

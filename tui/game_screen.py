@@ -12,6 +12,7 @@ bytes reached the server (:func:`tui.timing.arrival_ms`), so they are handled in
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -19,7 +20,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.timer import Timer
 from textual.widgets import Input
 
 from engine.rules import IllegalAction, Phase, View
@@ -33,6 +33,7 @@ from tui.inputs import QuietInput
 from tui.keybar import KeyBar
 from tui.stage import TableStage
 from tui.timing import arrival_ms
+from tui.wake import wake_later
 
 SHOUT_KEYS = ("s", "S", "exclamation_mark")
 PLAN_MAX = 160
@@ -78,7 +79,7 @@ class GameScreen(TableStage):
                  id: str | None = None) -> None:
         super().__init__(session, name=name, id=id)
         self._banner: board_text.Line | None = None
-        self._banner_timer: Timer | None = None
+        self._banner_timer: asyncio.TimerHandle | None = None
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -183,8 +184,8 @@ class GameScreen(TableStage):
         self._banner = line
         self._status.lines = (line,)
         if self._banner_timer is not None:
-            self._banner_timer.stop()
-        self._banner_timer = self.set_timer(self.BANNER_SECONDS, self._end_banner)
+            self._banner_timer.cancel()
+        self._banner_timer = wake_later(self, self.BANNER_SECONDS, self._end_banner)
 
     def _end_banner(self) -> None:
         self._banner, self._banner_timer = None, None
@@ -252,6 +253,10 @@ class GameScreen(TableStage):
     @on(Input.Changed)
     def _count(self) -> None:
         self._keybar.update_hints()
+
+    def on_unmount(self) -> None:
+        if self._banner_timer is not None:
+            self._banner_timer.cancel()
 
     def on_descendant_focus(self) -> None:
         self._keybar.update_hints()

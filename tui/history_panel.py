@@ -21,6 +21,7 @@ from textual.widgets import Static
 from engine.records import GamePlayer, GameSummary, PlayerRecord
 from engine.tables import PlayerHistory
 from engine.text import NAME_MAX, plural
+from tui.wake import wake_later
 
 WINNER_MARK = "★"
 NAME_WIDTH = NAME_MAX  # hall of fame name column, in cells
@@ -139,9 +140,13 @@ class HistoryPanel(VerticalScroll):
     def on_mount(self) -> None:
         # "5 min ago" grows old while the lobby stays open: redraw the times once a minute
         # (no database query; a lobby costs one small repaint a minute)
-        self.set_interval(self.AGO_REFRESH_S, self._refresh_ago)
+        self._ago_timer = wake_later(self, self.AGO_REFRESH_S, self._refresh_ago)
+
+    def on_unmount(self) -> None:
+        self._ago_timer.cancel()
 
     def _refresh_ago(self) -> None:
+        self._ago_timer = wake_later(self, self.AGO_REFRESH_S, self._refresh_ago)
         if self._shown is not None and self.display and self.is_on_screen:
             self.query_one("#history-recent", Static).update(
                 recent_text(self._shown.recent, self.clock()))
