@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
-from engine.text import PLAN_MAX, clean_text
+from engine.text import PLAN_MAX, clean_text, join_names
 
 TASKS_ON_BAR = 4
 COLUMNS = 4
@@ -373,7 +373,7 @@ def _pick(state: State, a: Pick) -> tuple[State, list[Event]]:
         raise IllegalAction("all four items are already chosen")
     if state.stopper_pending:
         pending = [_name(state, s) for s in state.stopper_pending]
-        who = ", ".join(pending[:-1]) + " and " + pending[-1] if len(pending) > 1 else pending[0]
+        who = join_names(pending)
         hiding = "is hiding a guess" if len(pending) == 1 else "are hiding their guesses"
         raise IllegalAction(f"wait: {who} shouted Stop! and {hiding}")
     expected = len(state.picks)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from typing import Any
 
 NAME_MAX = 16
@@ -32,6 +33,13 @@ _ESCAPES = re.compile(
 def plural(count: int, one: str, many: str | None = None) -> str:
     """``"1 round"``, ``"2 rounds"``: a count with its noun in the right number."""
     return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def join_names(names: Sequence[str]) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _printable(ch: str) -> bool:

@@ -19,6 +19,7 @@ from rich.cells import cell_len
 
 from engine.rules import COLUMNS, Phase, View
 from engine.tables import TableView
+from engine.text import join_names
 
 Span = tuple[str, str]
 Line = tuple[Span, ...]
@@ -46,10 +47,7 @@ def who(view: View, seat: int) -> str:
 
 
 def names(view: View, seats: Iterable[int]) -> str:
-    listed = [who(view, s) for s in seats]
-    if len(listed) <= 1:
-        return "".join(listed)
-    return ", ".join(listed[:-1]) + " and " + listed[-1]
+    return join_names([who(view, s) for s in seats])
 
 
 def next_revealer(view: View) -> int | None:

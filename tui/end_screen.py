@@ -13,17 +13,10 @@ from textual.widgets import Static
 
 from engine.rules import RoundResult, View
 from engine.tables import TableView
-from engine.text import plural
+from engine.text import join_names, plural
 from tui.keybar import KeyBar
 from tui.messages import ShowSetup, attempt
 from tui.stage import TableStage
-
-
-def names_together(names: Sequence[str]) -> str:
-    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def verdict(game: View) -> Text:
@@ -38,7 +31,7 @@ def verdict(game: View) -> Text:
                    if early else "")
     if len(winners) == 1:
         return Text.assemble(opening, (winners[0], "bold"), f" wins with {points}!")
-    return Text.assemble(opening, (names_together(winners), "bold"),
+    return Text.assemble(opening, (join_names(winners), "bold"),
                          f" share the victory with {points}!")
 
 
