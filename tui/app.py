@@ -25,6 +25,7 @@ from engine.identity import Player
 from engine.session import Session
 from tui.end_screen import EndScreen
 from tui.help import HelpScreen
+from tui.lean_strips import install as lean_strips
 from tui.lobby_screen import LobbyScreen
 from tui.messages import HubChanged, HubNotice, ShowSetup, attempt
 from tui.stage import TableStage
@@ -51,6 +52,7 @@ class MissionApp(App[str | None]):
     def __init__(self, hub: Hub, player: Player, join_code: str | None = None, *,
                  invite: str = "ssh -t host") -> None:
         share_parsed_css()
+        lean_strips()
         super().__init__()
         self.hub = hub
         self.player = player

@@ -1,0 +1,90 @@
+"""tui.lean_strips: Textual's strips made leaner without drawing anything differently."""
+
+from __future__ import annotations
+
+import gc
+
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.segment import Segment
+from rich.style import Style
+from textual.cache import FIFOCache
+from textual.strip import Strip
+
+from tui import lean_strips
+
+lean_strips.install()
+
+STYLES = [None, Style(bold=True), Style(color="red"), Style(bgcolor="blue", italic=True)]
+segments = st.lists(st.tuples(st.text("ab日 é", min_size=1, max_size=6),
+                              st.sampled_from(STYLES)), max_size=5)
+
+
+def strip_of(parts: list[tuple[str, Style | None]]) -> Strip:
+    return Strip([Segment(text, style) for text, style in parts])
+
+
+def drawn(strips: Strip | list[Strip] | tuple[Strip, ...]) -> list[list[Segment]]:
+    if isinstance(strips, Strip):
+        strips = [strips]
+    return [list(strip) for strip in strips]
+
+
+def test_installed_on_the_pinned_textual() -> None:
+    assert lean_strips.install()
+    strip = Strip([Segment("hello")])
+    assert isinstance(strip._crop_cache, lean_strips.LazyFIFOCache)
+
+
+@given(segments, st.lists(st.integers(0, 40), max_size=4))
+def test_divide_draws_what_textual_draws(parts: list[tuple[str, Style | None]],
+                                         cuts: list[int]) -> None:
+    strip = strip_of(parts)
+    cuts = [*sorted(cuts), strip.cell_length]
+    expected = lean_strips._ORIGINAL_DIVIDE(strip_of(parts), cuts)
+    assert drawn(strip.divide(cuts)) == drawn(expected)
+    assert drawn(strip.divide(cuts)) == drawn(expected)  # and again, from the cache
+
+
+@given(segments, st.integers(0, 30), st.integers(0, 30), st.sampled_from(STYLES))
+def test_crop_extend_draws_what_textual_draws(parts: list[tuple[str, Style | None]],
+                                              start: int, end: int,
+                                              style: Style | None) -> None:
+    start, end = min(start, end), max(start, end)
+    expected = lean_strips._ORIGINAL_CROP_EXTEND(strip_of(parts), start, end, style)
+    assert drawn(strip_of(parts).crop_extend(start, end, style)) == drawn(expected)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["get", "set"]), st.integers(0, 8))))
+def test_the_lazy_cache_keeps_what_textual_s_cache_keeps(steps: list[tuple[str, int]]) -> None:
+    ours, theirs = lean_strips.LazyFIFOCache(4), FIFOCache(4)
+    for n, (what, key) in enumerate(steps):
+        if what == "set":
+            ours[key] = theirs[key] = n
+        else:
+            assert ours.get(key) == theirs.get(key)
+        assert len(ours) == len(theirs)
+        assert list(ours.keys()) == list(theirs.keys())
+
+
+def test_no_strip_is_left_for_the_cyclic_collector() -> None:
+    """A strip divided at its own end, or cropped to its own width, used to hold itself in
+    its caches, so only a full garbage collection freed it."""
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(50):
+            strip = Strip([Segment("hello", Style(bold=True)), Segment(" world")])
+            strip.divide([strip.cell_length])
+            strip.divide([3, strip.cell_length])
+            strip.crop_extend(0, strip.cell_length, None)
+            strip.crop_extend(2, 20, None)
+            strip.crop(1, 4)
+            del strip
+        gc.collect()
+        assert not [o for o in gc.garbage if isinstance(o, Strip)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
