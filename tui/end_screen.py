@@ -120,7 +120,8 @@ class EndScreen(TableStage):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#rounds").focus()
+        for rounds in self.query("#rounds"):  # none when the app closed as this was built
+            rounds.focus()
         self.ready()
 
     def update_view(self, old: TableView | None, view: TableView) -> None:

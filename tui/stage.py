@@ -38,6 +38,8 @@ class TableStage(SteadyScreen[None]):
 
     def ready(self, fallback: TableView | None = None) -> None:
         """Widgets exist: show the held view (or ``fallback`` when none came yet)."""
+        if not self.children:
+            return  # the app closed while this screen was built: it has nothing to show
         self._ready = True
         view, self.view = self.view or fallback, None
         self.show(view)
