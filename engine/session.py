@@ -130,6 +130,9 @@ class Session:
         i = seat_index()  # leaving may have moved the seats along
         if i is None:
             raise IllegalAction("no seat at that table has this seat code")
+        # The guest takes back the seat's identity, not only the seat: one person in the
+        # records (hall of fame, their own record) and still the host if they were
+        self.player = replace(self.player, id=table.seats[i].player_id)
         self.hub.command(table, "reclaim", {"seat": i, "player": self.player.id})
         self.hub.reconnect(table, i)
 

@@ -488,3 +488,19 @@ def test_a_session_plays_only_for_its_own_seat(plain_deck: SimpleNamespace) -> N
         other.play(rules.Pick(state.lead, 0, 0))
     lead.play(rules.Pick(state.lead, 0, 3))
     assert sessions[0].table.state.picks == (3,)
+
+
+def test_a_guest_host_who_reclaims_is_still_the_host(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    host = hub.attach(Player("guest:first", "G"))
+    code = host.create_table(NO_TIMER)
+    for i in range(2):
+        hub.attach(Player(f"key:{i}", f"P{i}")).join(code)
+    host.start()
+    seat_code = host.view().seat_code
+    host.detach()
+    back = hub.attach(Player("guest:second", "G"))
+    back.reclaim(code, seat_code)
+    assert back.view().is_host and back.view().seats[0].is_host
+    back.end_game()  # Ctrl+E: only the host may
+    assert back.table is not None and back.table.status == "finished"
