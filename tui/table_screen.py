@@ -334,8 +334,11 @@ class TableScreen(TableStage):
                 return len(view.seats) >= MIN_PLAYERS or view.options.bots_fill or None
             if action == "add_bot":
                 return len(view.seats) < view.options.max_seats or None
+            if action == "remove_seat":  # someone besides the host to remove
+                return any(i != view.my_seat for i in range(len(view.seats))) or None
         if action == "sit":
-            return view.my_seat is None
+            return view.my_seat is None and (len(view.seats) < view.options.max_seats
+                                             or None)
         if action == "results":
             return view.status == "finished"
         if action == "back":

@@ -391,7 +391,7 @@ async def test_hub_notices_and_refusals_show_as_notifications(hub: Hub) -> None:
         await pilot.press("c")
         await settle(pilot)
         app.session.on_notice("[b]hello[/b] from the hub")  # type: ignore[union-attr]
-        await pilot.press("x")  # the host's own seat: refused
+        await pilot.press("b", "x")  # the cursor is on the host's own seat: refused
         await settle(pilot)
         assert "[b]hello[/b] from the hub" in notes(app)
         assert any("leave the table instead" in n for n in notes(app))
