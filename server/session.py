@@ -25,7 +25,7 @@ from server.app_guard import (
     release_shared_caches,
     run_app,
 )
-from server.colours import cannot_draw, wants_monochrome
+from server.colours import cannot_draw, colour_depth
 from server.context import AppFactory, SessionContext
 from server.limits import SessionLimits
 from server.terminal import SessionTerminal
@@ -138,9 +138,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self._chan, self._size, self._host.limits, on_stuck=self._drop_stuck_client,
             on_resize_flood=self._drop_resize_flood,
         )
-        # NO_COLOR is the one variable read from the client, and only whether it is set.
-        no_color = {"NO_COLOR": self._chan.get_environment().get("NO_COLOR", "")}
-        self.terminal.monochrome = wants_monochrome(self._term_type, no_color)
+        # The only variables read from the client: whether NO_COLOR is set, and COLORTERM
+        # (a terminal that says it shows true colour).
+        sent = self._chan.get_environment()
+        self.terminal.colours = colour_depth(self._term_type, {
+            name: str(sent.get(name, ""))[:20] for name in ("NO_COLOR", "COLORTERM")})
         self._host.session_began(self)
         self.task = asyncio.get_running_loop().create_task(
             self._run(), name=f"session {self.peer} {self.player.id}"
