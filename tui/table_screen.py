@@ -175,7 +175,7 @@ class TableScreen(TableStage):
         if old is None or (old.code, old.status) != (view.code, view.status):
             self.query_one("#big-code", Static).update(big_code(view.code))
             self.query_one("#invite", Static).update(
-                f"Join: {self.invite} {view.code}")
+                f"Friends join with:\n{self.invite} {view.code}")  # a line to copy whole
             where = "between games" if view.status == "finished" else "waiting for agents"
             self.query_one("#title-bar", Static).update(
                 f"Mission Impractical  ·  table {view.code}  ·  {where}")
