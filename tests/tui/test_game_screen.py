@@ -24,6 +24,7 @@ from tui.cached_lines import CachedLines
 from tui.chat import new_lines
 from tui.confirm import Confirm
 from tui.game_screen import GameScreen
+from tui.keybar import KeyBar
 
 
 def grid_cell(app: GameHost, column: int, row: int) -> tuple[int, int]:
@@ -149,9 +150,16 @@ async def test_the_stop_key_is_shown_prominently_only_while_stop_is_possible() -
     first, second = table.guessers()
     async with running([apps[first], apps[second]]) as pilots:
         assert "[S] Stop!" in screen_text(apps[second])
+        assert all("Stop!" in key_bar(apps[seat]) for seat in (first, second))
         table.seat_session(first).shout()
         await settle(pilots)
         assert "[S] Stop!" not in screen_text(apps[second])
+        # the token is taken: a second s would be refused, by the shouter too
+        assert all("Stop!" not in key_bar(apps[seat]) for seat in (first, second))
+
+
+def key_bar(app: GameHost) -> list[str]:
+    return [label for _, label, _ in app.screen.query_one(KeyBar).hints]
 
 
 async def test_a_shout_carries_the_arrival_time_of_its_key() -> None:
