@@ -81,7 +81,8 @@ class LobbyScreen(SteadyScreen[None]):
             yield Label("Your agent name", classes="form-label")
             yield QuietInput(value=self.session.player.name, max_length=NAME_MAX,
                               placeholder="your name", id="name")
-        yield Static(self._message, id="lobby-message", markup=False)
+        yield Static(self._message, id="lobby-message", markup=False,
+                     classes="" if self._message else "-quiet")
         with Horizontal(id="lobby-body"):
             with Vertical(id="tables-box"):
                 yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
@@ -204,6 +205,7 @@ class LobbyScreen(SteadyScreen[None]):
         # line is updated whenever it exists, and compose reads _message otherwise.
         for line in self.query("#lobby-message").results(Static):
             line.update(text)
+            line.set_class(not text, "-quiet")
 
     def key_hints(self) -> list[Hint]:
         """The key bar: in a text field, what Enter and Esc do there (letters are typed,

@@ -504,3 +504,27 @@ def test_a_guest_host_who_reclaims_is_still_the_host(plain_deck: SimpleNamespace
     assert back.view().is_host and back.view().seats[0].is_host
     back.end_game()  # Ctrl+E: only the host may
     assert back.table is not None and back.table.status == "finished"
+
+
+async def test_a_round_started_by_the_timer_is_not_tagged_as_a_bot_move(
+        plain_deck: SimpleNamespace) -> None:
+    """Nobody pressed Enter at round over: the timer starts the next round, and the log's
+    "Round 2: P1 is the lead agent" carries no "(bot)" (P1 is a person)."""
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 3, TableOptions(turn_seconds=15))
+    sessions[0].start()
+    table = sessions[0].table
+    seats = by_seat(sessions)
+    state = table.state
+    for column in range(4):
+        seats[state.lead].pick(column, 1)
+    for seat in state.guessers:
+        seats[seat].guess(1)
+    for seat in state.guessers:
+        seats[seat].reveal("")
+    seats[state.lead].lead_reveal("")
+    assert table.state.phase is Phase.ROUND_OVER
+    hub._timeout(table)  # thirty seconds of reading the points went by
+    assert table.state.round == 2
+    [start] = [line for line in table.log if line.text.startswith("Round 2")]
+    assert not start.by_bot

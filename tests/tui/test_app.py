@@ -454,6 +454,7 @@ async def test_a_guest_back_with_the_table_code_is_offered_their_seat_back(hub: 
         await settle(pilot)
         assert isinstance(back.screen, LobbyScreen)  # not a spectator with no way out
         assert "Type its seat code" in text_of(back, "#lobby-message")
+        assert back.screen.query_one("#lobby-message").region.height >= 1  # on screen
         assert back.screen.query_one("#seat-code", Input).has_focus
         await pilot.press(*seat_code, "enter")
         await settle(pilot)
