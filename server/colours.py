@@ -13,8 +13,9 @@ instead of being sent a game it cannot draw.
 
 The 16-colour map is by hue and lightness, not the nearest palette entry (an orange
 accent would become red, like the errors): greys go to black, bright black, white and
-bright white, dark tints (the muted backgrounds) to the plain colour of their hue, light
-ones to the bright colour. A foreground that lands on its own background's colour family
+bright white (a lighter grey background, such as a card on the grey status row, to
+white), dark tints (the muted backgrounds) to the plain colour of their hue, light ones
+to the bright colour. A foreground that lands on its own background's colour family
 (a light green on a green, muted text on the grey status row) becomes black or bright
 white, whichever reads on that background.
 """
@@ -153,7 +154,7 @@ def _fitted(params_text: str, depth: str) -> str:
             if code == 38:
                 fg = _sixteen(rgb)
             else:
-                bg = _sixteen(rgb)
+                bg = _sixteen(rgb, background=True)
     if depth == COLOURS_16:
         if fg is not None and bg is not None and _clash(fg, bg):
             fg = 0 if bg in _LIGHT else 15
@@ -198,14 +199,17 @@ def _eight_bit(rgb: tuple[int, int, int]) -> int:
     return 0 if number is None else number
 
 
-def _sixteen(rgb: tuple[int, int, int]) -> int:
-    """The ANSI colour (0-15) for ``rgb``, by hue and lightness (see the module's notes)."""
+def _sixteen(rgb: tuple[int, int, int], *, background: bool = False) -> int:
+    """The ANSI colour (0-15) for ``rgb``, by hue and lightness (see the module's notes).
+    A background grey turns white sooner than text does: the status row (a dark grey)
+    and a card or tag on it (a lighter one) must not both be bright black."""
     r, g, b = (c / 255 for c in rgb)
     hue, lightness, _ = colorsys.rgb_to_hls(r, g, b)
     chroma = max(rgb) - min(rgb)
     if chroma < 40:  # a grey
-        return 0 if lightness < 0.16 else 8 if lightness < 0.42 else 7 if lightness < 0.78 \
-            else 15
+        white_from = 0.28 if background else 0.42
+        return 0 if lightness < 0.16 else 8 if lightness < white_from else 7 \
+            if lightness < 0.78 else 15
     if lightness < 0.1:
         return 0
     degrees = hue * 360

@@ -85,10 +85,19 @@ def test_16_colour_text_never_takes_its_backgrounds_colour() -> None:
     such text becomes black or bright white."""
     on_green = fit_colours("\x1b[38;2;120;230;140;48;2;30;110;50mX", COLOURS_16)
     assert on_green == "\x1b[30;42mX"
-    on_grey = fit_colours("\x1b[38;2;80;80;80;48;2;70;70;80mX", COLOURS_16)
+    on_grey = fit_colours("\x1b[38;2;80;80;80;48;2;50;50;60mX", COLOURS_16)
     assert on_grey == "\x1b[97;100mX"
     muted = fit_colours("\x1b[38;2;90;90;90;48;2;18;18;18mX", COLOURS_16)
     assert muted == "\x1b[90;40mX"  # bright black on black: muted, still readable
+
+
+def test_16_colour_tags_on_the_status_row_keep_a_box_of_their_own() -> None:
+    """The theme's status row ($panel) and the REVEAL tag or a card on it
+    ($panel-lighten-2) were both bright black: the tag had no box."""
+    row = fit_colours("\x1b[38;2;224;224;224;48;2;36;47;56mX", COLOURS_16)
+    tag = fit_colours("\x1b[1;38;2;224;224;224;48;2;69;80;90mX", COLOURS_16)
+    assert row == "\x1b[97;100mX"
+    assert tag == "\x1b[1;30;47mX"  # black on white
 
 
 def test_colour_codes_go_and_attributes_stay() -> None:
