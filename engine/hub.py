@@ -434,10 +434,13 @@ class Hub:
 
     def reconnect(self, table: Table, seat: int) -> None:
         s = table.seats[seat]
+        was_away = not s.connected
         s.connected, s.away_since = True, None
         if s.botted:
             s.botted = False
             self._log(table, f"{s.name} is back and takes over from the bot")
+        elif was_away and table.status == "playing":  # the table read "lost connection"
+            self._log(table, f"{s.name} is back")
         self.changed(table)
 
     def away(self, table: Table, seat: int) -> None:

@@ -226,6 +226,8 @@ def test_a_keyless_guest_reclaims_their_seat_with_the_seat_code(
         back.reclaim(code, "WRONG1")
     back.reclaim(code, seat_code)
     assert back.seat == 1 and back.view().seats[1].connected
+    assert [line.text for line in back.view().log[-2:]] == [
+        "G lost connection: their seat is kept", "G is back"]  # the table is told both
 
 
 async def test_a_bot_plays_for_a_player_who_stays_away(plain_deck: SimpleNamespace) -> None:
