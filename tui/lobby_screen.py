@@ -134,6 +134,8 @@ class LobbyScreen(SteadyScreen[None]):
         self.set_class(wide, "-wide")
         self.set_class(not wide, "-narrow")
         self._set_history_toggled(False)  # each layout starts with its own default
+        if self._history_visible and self.is_mounted:
+            self.show_history()  # the column came into view: read what it shows
 
     def _set_history_toggled(self, toggled: bool) -> None:
         self.history_toggled = toggled

@@ -119,6 +119,20 @@ async def test_at_80_columns_h_shows_past_games_in_place_of_the_tables_and_back(
         assert not panel.display and tables.has_focus
 
 
+async def test_past_games_that_come_into_view_on_a_resize_are_read(hub: Hub) -> None:
+    """Connected at 80 columns (past games behind h), then the window grows: the column
+    that appears shows the games (it said "Nobody has finished a game here yet")."""
+    played(hub)
+    app = MissionApp(hub, Player("key:ann", "Ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert app.screen.query_one(HistoryPanel).display
+        assert "1 won" in text(app, "#history-mine")
+        assert "Ann" in text(app, "#history-fame")
+
+
 async def test_history_is_read_when_it_is_shown_not_on_every_lobby_change(
         hub: Hub) -> None:
     app = MissionApp(hub, Player("key:ann", "Ann"))
