@@ -71,7 +71,13 @@ def colour_depth(term_type: str, environment: Mapping[str, str]) -> str:
 
 
 def _without_colour(match: re.Match[str]) -> str:
-    params = match.group(1).split(";") if match.group(1) else []
+    return _stripped(match.group(1))
+
+
+@lru_cache(maxsize=4096)
+def _stripped(params_text: str) -> str:
+    """One SGR sequence without its colours (a frame repeats few styles: cached)."""
+    params = params_text.split(";") if params_text else []
     kept: list[str] = []
     i = 0
     while i < len(params):
