@@ -257,3 +257,18 @@ async def test_the_ago_times_grow_while_the_lobby_stays_open(
             await pilot.pause(0.2)
             await pilot.pause()
             assert f"{minutes} min ago" in str(recent.render())
+
+
+def test_guests_are_marked_in_the_hall_of_fame() -> None:
+    """Two visits of a keyless guest called cy are two people to the server: marked, so
+    the two lines do not read as one person counted twice."""
+    when = datetime(2025, 5, 1, tzinfo=UTC)
+    fame = [PlayerRecord("guest:a", "cy", ("cy",), 1, 1, 5, when),
+            PlayerRecord("key:b", "bob", ("bob",), 2, 0, 8, when),
+            PlayerRecord("guest:c", "cy", ("cy",), 1, 1, 5, when)]
+    rows = str(history_panel.fame_text(fame)).splitlines()
+    assert rows[1:4] == [" 1. cy*                1     1    5",
+                         " 2. bob                0     2    8",
+                         " 3. cy*                1     1    5"]
+    assert rows[4] == "* a guest: no key, no lasting record"
+    assert "guest" not in str(history_panel.fame_text(fame[1:2]))
