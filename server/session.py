@@ -80,7 +80,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def __init__(
         self, host: SessionHost, player: Player, peer: str, connection: object = None
     ) -> None:
-        self.player = player
+        self._login = player
         self.peer = peer
         self.address = peer.rsplit(":", 1)[0]
         """The client's address (``peer`` without the port)."""
@@ -100,6 +100,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.refusal: str | None = None
         """What this session was refused with (shown to the player), if it was."""
         self._refused_with: str | None = None
+
+    @property
+    def player(self) -> Player:
+        """Who plays here: who logged in, or who they became since (a guest who took their
+        seat back is that seat's guest again; a new name). Read from the game's session
+        when the app has one (the host's ``status`` shows it)."""
+        now = getattr(getattr(self.app, "session", None), "player", None)
+        return now if isinstance(now, Player) else self._login
 
     def refuse_with(self, reason: str) -> None:
         """Run no app: tell the client ``reason`` in one line once the session starts."""
@@ -200,7 +208,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _context(self) -> SessionContext:
         assert self.terminal is not None
         return SessionContext(
-            player=self.player,
+            player=self._login,
             join_code=self.join_code,
             term_type=self._term_type or "xterm",
             size=self.terminal.size,
