@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
+
 import pytest
+from textual.pilot import Pilot
 
 from engine.cards import load_deck
 from engine.hub import Hub
@@ -21,6 +25,17 @@ NO_TIMER = TableOptions(turn_seconds=0)
 @pytest.fixture
 def hub() -> Hub:
     return Hub(deck=load_deck(), seed="test", settle_ms=0, bot_delay=0.0)
+
+
+@contextlib.asynccontextmanager
+async def ann_hosts(hub: Hub) -> AsyncIterator[tuple[MissionApp, Pilot[None], str]]:
+    """Ann's app at a new table she hosts: the app, its pilot and the table's code."""
+    app = MissionApp(hub, Player("key:ann", "Ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        yield app, pilot, app.session.view().code  # type: ignore[union-attr, misc]
 
 
 def keys(app: MissionApp) -> dict[str, str]:
@@ -64,14 +79,9 @@ async def test_in_a_lobby_text_field_the_bar_says_what_enter_and_esc_do(hub: Hub
 
 
 async def test_table_setup_offers_no_key_that_would_be_refused(hub: Hub) -> None:
-    app = MissionApp(hub, Player("key:ann", "Ann"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("c")
-        await settle(pilot)
-        assert isinstance(app.screen, TableScreen)
+    async with ann_hosts(hub) as (app, pilot, code):
         assert "Remove seat" not in keys(app)  # only the host sits here
         assert "Start game" not in keys(app)  # too few seats
-        code = app.session.view().code  # type: ignore[union-attr]
         hub.attach(Player("key:bob", "Bob")).join(code)
         await settle(pilot)
         assert keys(app)["Remove seat"] == "x"
@@ -92,11 +102,7 @@ async def test_table_setup_offers_no_key_that_would_be_refused(hub: Hub) -> None
 
 
 async def test_a_rematch_is_offered_only_with_enough_seats(hub: Hub) -> None:
-    app = MissionApp(hub, Player("key:ann", "Ann"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("c")
-        await settle(pilot)
-        code = app.session.view().code  # type: ignore[union-attr]
+    async with ann_hosts(hub) as (app, pilot, code):
         bob, cy = (hub.attach(Player(f"key:{n}", n)) for n in ("bob", "cy"))
         bob.join(code)
         cy.join(code)
