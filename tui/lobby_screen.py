@@ -214,6 +214,10 @@ class LobbyScreen(SteadyScreen[None]):
         not keys); elsewhere the keys that work now."""
         field = self.focused
         if not isinstance(field, Input):
+            code = self._selected_code() if self._ready else None
+            if code is not None and self.session.would_only_watch(code):
+                # Enter would only watch: w says so; "Join" would be a promise it breaks
+                return [h for h in binding_hints(self) if h[2] != "select_cursor"]
             return binding_hints(self)
         if field.id == "name":
             enter = "keep this name"
@@ -224,7 +228,8 @@ class LobbyScreen(SteadyScreen[None]):
         return [("⏎", enter, ""), ("esc", "back to the list", "back_to_list")]
 
     @on(Input.Changed, "#seat-code")
-    def _seat_code_typed(self) -> None:
+    @on(DataTable.RowHighlighted, "#tables")
+    def _hints_changed(self) -> None:
         self.query_one(KeyBar).update_hints()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

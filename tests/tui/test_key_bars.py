@@ -117,3 +117,22 @@ async def test_a_rematch_is_offered_only_with_enough_seats(hub: Hub) -> None:
         status = str(app.screen.query_one("#end-status").render())
         assert "Too few seats left for a rematch (2 of 3)" in status
         assert "Press r" not in status
+
+
+async def test_enter_on_a_table_where_it_would_only_watch_is_not_called_join(hub: Hub) -> None:
+    bob = hub.attach(Player("key:bob", "Bob"))
+    code = bob.create_table(TableOptions(turn_seconds=0, bots_fill=True))
+    app = MissionApp(hub, Player("key:ann", "Ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert keys(app)["Join"] == "⏎"
+        bob.start()  # a game runs there now: Enter would make Ann a spectator
+        await settle(pilot)
+        assert "Join" not in keys(app) and keys(app)["Watch"] == "w"
+        other = hub.attach(Player("key:cy", "Cy")).create_table(NO_TIMER)
+        await settle(pilot)
+        rows = app.screen.query_one("#tables")
+        rows.move_cursor(row=[t.code for t in app.session.lobby()].index(other))  # type: ignore[attr-defined, union-attr]
+        await settle(pilot)
+        assert keys(app)["Join"] == "⏎"
+        assert code != other
