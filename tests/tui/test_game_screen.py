@@ -724,3 +724,4 @@ async def test_the_points_of_a_wrong_stop_fit_one_line_at_80_columns() -> None:
         text = screen_text(app)
         assert "stop token penalty" in text and "wrong guess" in text
         assert "…" not in "".join(line for line in text.splitlines() if "wrong" in line)
+
