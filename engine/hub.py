@@ -370,12 +370,16 @@ class Hub:
     def _cmd_move(self, table: Table, action: dict[str, Any], bot: bool = False) -> None:
         if table.state is None:
             raise IllegalAction("no game is running at this table")
-        state, events = rules.apply(table.state, rules.action_from_dict(action))
+        move = rules.action_from_dict(action)
+        state, events = rules.apply(table.state, move)
         table.state = state
         if state.phase is not Phase.ROUND_OVER:
             table.ready.clear()
-        for i, event in enumerate(events):  # only the move itself is the bot's doing
-            self._log(table, event.text, event.kind, by_bot=bot and i == 0)
+        # only the move itself is the bot's doing; a new round (even one the timer
+        # started) is nobody's move
+        by_bot = bot and not isinstance(move, rules.NextRound)
+        for i, event in enumerate(events):
+            self._log(table, event.text, event.kind, by_bot=by_bot and i == 0)
         if state.phase is Phase.GAME_OVER:
             table.status = "finished"
             table.deadline_ms = None
@@ -430,10 +434,13 @@ class Hub:
 
     def reconnect(self, table: Table, seat: int) -> None:
         s = table.seats[seat]
+        was_away = not s.connected
         s.connected, s.away_since = True, None
         if s.botted:
             s.botted = False
             self._log(table, f"{s.name} is back and takes over from the bot")
+        elif was_away and table.status == "playing":  # the table read "lost connection"
+            self._log(table, f"{s.name} is back")
         self.changed(table)
 
     def away(self, table: Table, seat: int) -> None:

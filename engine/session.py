@@ -104,6 +104,14 @@ class Session:
                 return table.code
         return None
 
+    def would_only_watch(self, code: str) -> bool:
+        """Whether joining table ``code`` now would make this player a spectator (a game
+        runs there or it is full, and they have no seat there)."""
+        table = self.hub.tables.get(code)
+        return (table is not None and table.seat_of(self.player.id) is None
+                and (table.status == "playing"
+                     or len(table.seats) >= table.options.max_seats))
+
     def may_reclaim(self, code: str) -> bool:
         """Whether a keyless guest arriving at table ``code`` should be offered to take a
         seat back with its seat code (a game is running and a person's seat is empty),
@@ -130,6 +138,9 @@ class Session:
         i = seat_index()  # leaving may have moved the seats along
         if i is None:
             raise IllegalAction("no seat at that table has this seat code")
+        # The guest takes back the seat's identity, not only the seat: one person in the
+        # records (hall of fame, their own record) and still the host if they were
+        self.player = replace(self.player, id=table.seats[i].player_id)
         self.hub.command(table, "reclaim", {"seat": i, "player": self.player.id})
         self.hub.reconnect(table, i)
 

@@ -46,13 +46,16 @@ log = logging.getLogger("server")
 DEFAULT_APP_FACTORY = "server.cli:mission_app_factory"
 
 
-def mission_app_factory(hub: Any, invite: str = "ssh -t host") -> AppFactory:
+def mission_app_factory(hub: Any, invite: str | Callable[[], str] = "ssh -t host"
+                        ) -> AppFactory:
     """The real game: one :class:`tui.app.MissionApp` per session, all on one hub.
-    ``invite`` is the command friends type, shown beside a table's code."""
+    ``invite`` is the command friends type, shown beside a table's code (or what says it
+    once the server listens: with ``--port 0`` the port is known only then)."""
     from tui.app import MissionApp
 
     def build(context: SessionContext) -> Any:
-        return MissionApp(hub, context.player, join_code=context.join_code, invite=invite)
+        return MissionApp(hub, context.player, join_code=context.join_code,
+                          invite=invite if isinstance(invite, str) else invite())
 
     return build
 
@@ -287,8 +290,9 @@ async def _serve(options: argparse.Namespace) -> int:
     gc_tuning.tune()  # a full collection stops every player: make them rare (see module)
     try:
         make = _load_object(options.app_factory)
-        if make is mission_app_factory:
-            factory = make(hub, invite_command(options.port, options.public_name))
+        if make is mission_app_factory or options.app_factory == DEFAULT_APP_FACTORY:
+            # (run as ``python -m server.cli``, this module's function is another object)
+            factory = make(hub, lambda: invite_command(server.port, options.public_name))
         else:
             factory = make(hub)
         key_path = host_key_path(options)

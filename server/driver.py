@@ -18,7 +18,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from server.colours import strip_colour
+from server.colours import fit_colours
 from server.input import now_ms
 
 if TYPE_CHECKING:
@@ -63,8 +63,7 @@ class SSHDriver(Driver):
         if self._buffer:
             frame = "".join(self._buffer)
             self._buffer.clear()
-            if self._terminal.monochrome:
-                frame = strip_colour(frame)
+            frame = fit_colours(frame, self._terminal.colours)
             self._terminal.send(frame.encode("utf-8", "replace"))
 
     def start_application_mode(self) -> None:

@@ -45,6 +45,7 @@ class HostControl:
         self._db: sqlite3.Connection | None = None
         self._clock = clock
         self._rows: dict[int, int] = {}  # id(session) -> live_sessions row
+        self._shown: dict[int, tuple[str, str]] = {}  # id(session) -> (player id, name)
         self._bans: list[str] = []
         self._task: asyncio.Task[None] | None = None
 
@@ -79,8 +80,10 @@ class HostControl:
                               session.player.id, session.player.name, self._clock())
             if row is not None:
                 self._rows[id(session)] = row
+                self._shown[id(session)] = (session.player.id, session.player.name)
 
     def session_ended(self, session: LiveSession) -> None:
+        self._shown.pop(id(session), None)
         row = self._rows.pop(id(session), None)
         if row is not None and self._db is not None:
             self._write(host_db.remove_session, row)
@@ -100,6 +103,7 @@ class HostControl:
         if self._db is None:
             return
         live = list(sessions)
+        self._follow_identities(live)
         bans = [ban.target for ban in host_db.bans(self._db)]
         for target in set(bans) - set(self._bans):
             if ended := self._end(live, target, BANNED):
@@ -109,6 +113,16 @@ class HostControl:
             ended = self._end(live, target, KICKED)
             self._write(host_db.kick_done, kick, ended, self._clock())
             log.info("kick of %s: %d sessions ended", target, ended)
+
+    def _follow_identities(self, live: list[LiveSession]) -> None:
+        """A guest who took their seat back is that seat's guest, and names change: the
+        record of who is connected follows."""
+        for session in live:
+            key = id(session)
+            now = (session.player.id, session.player.name)
+            if key in self._rows and self._shown.get(key) != now:
+                self._write(host_db.update_session, self._rows[key], *now)
+                self._shown[key] = now
 
     def _end(self, live: list[LiveSession], target: str, message: str) -> int:
         ended = 0

@@ -88,6 +88,11 @@ def add_session(db: sqlite3.Connection, address: str, player_id: str, name: str,
     return cursor.lastrowid
 
 
+def update_session(db: sqlite3.Connection, row: int, player_id: str, name: str) -> None:
+    db.execute("UPDATE live_sessions SET player_id = ?, name = ? WHERE id = ?",
+               (player_id, name, row))
+
+
 def remove_session(db: sqlite3.Connection, row: int) -> None:
     db.execute("DELETE FROM live_sessions WHERE id = ?", (row,))
 

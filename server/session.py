@@ -25,7 +25,7 @@ from server.app_guard import (
     release_shared_caches,
     run_app,
 )
-from server.colours import cannot_draw, wants_monochrome
+from server.colours import cannot_draw, colour_depth
 from server.context import AppFactory, SessionContext
 from server.limits import SessionLimits
 from server.terminal import SessionTerminal
@@ -80,7 +80,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def __init__(
         self, host: SessionHost, player: Player, peer: str, connection: object = None
     ) -> None:
-        self.player = player
+        self._login = player
         self.peer = peer
         self.address = peer.rsplit(":", 1)[0]
         """The client's address (``peer`` without the port)."""
@@ -100,6 +100,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.refusal: str | None = None
         """What this session was refused with (shown to the player), if it was."""
         self._refused_with: str | None = None
+
+    @property
+    def player(self) -> Player:
+        """Who plays here: who logged in, or who they became since (a guest who took their
+        seat back is that seat's guest again; a new name). Read from the game's session
+        when the app has one (the host's ``status`` shows it)."""
+        now = getattr(getattr(self.app, "session", None), "player", None)
+        return now if isinstance(now, Player) else self._login
 
     def refuse_with(self, reason: str) -> None:
         """Run no app: tell the client ``reason`` in one line once the session starts."""
@@ -138,9 +146,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self._chan, self._size, self._host.limits, on_stuck=self._drop_stuck_client,
             on_resize_flood=self._drop_resize_flood,
         )
-        # NO_COLOR is the one variable read from the client, and only whether it is set.
-        no_color = {"NO_COLOR": self._chan.get_environment().get("NO_COLOR", "")}
-        self.terminal.monochrome = wants_monochrome(self._term_type, no_color)
+        # The only variables read from the client: whether NO_COLOR is set, and COLORTERM
+        # (a terminal that says it shows true colour).
+        sent = self._chan.get_environment()
+        self.terminal.colours = colour_depth(self._term_type, {
+            name: str(sent.get(name, ""))[:20] for name in ("NO_COLOR", "COLORTERM")})
         self._host.session_began(self)
         self.task = asyncio.get_running_loop().create_task(
             self._run(), name=f"session {self.peer} {self.player.id}"
@@ -198,7 +208,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _context(self) -> SessionContext:
         assert self.terminal is not None
         return SessionContext(
-            player=self.player,
+            player=self._login,
             join_code=self.join_code,
             term_type=self._term_type or "xterm",
             size=self.terminal.size,

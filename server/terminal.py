@@ -14,6 +14,7 @@ from typing import Protocol
 
 from textual import constants
 
+from server.colours import TRUE_COLOUR
 from server.input import InputPump
 from server.limits import SessionLimits
 from server.output import FrameChannel, FrameGate
@@ -91,8 +92,9 @@ class SessionTerminal:
         self._listener: SizeListener | None = None
         self._resize_handle: asyncio.TimerHandle | None = None
         self._modes_on = False
-        self.monochrome = False
-        """Frames lose their colours (a terminal without any, or a player's NO_COLOR)."""
+        self.colours = TRUE_COLOUR
+        """What its frames' colours are brought down to (:func:`server.colours.colour_depth`:
+        16 or 256 colours, none for a terminal without any or a player's NO_COLOR)."""
         self._told_at = float("-inf")
         self._on_drawn: Callable[[], None] | None = None
         self._on_resize_flood = on_resize_flood

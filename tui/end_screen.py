@@ -11,12 +11,17 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from engine.rules import RoundResult, View
+from engine.rules import MIN_PLAYERS, RoundResult, View
 from engine.tables import TableView
 from engine.text import join_names, plural
 from tui.keybar import KeyBar
 from tui.messages import ShowSetup, attempt
 from tui.stage import TableStage
+
+
+def _rematch_possible(view: TableView) -> bool:
+    """Enough seats for a game (or the table fills them with bots)."""
+    return len(view.seats) >= MIN_PLAYERS or view.options.bots_fill
 
 
 def verdict(game: View) -> Text:
@@ -135,19 +140,23 @@ class EndScreen(TableStage):
             stories = Text("\n\n").join(round_story(r, game.players) for r in game.history)
             self.query_one("#round-list", Static).update(
                 stories if game.history else Text("The game ended before a round was scored."))
-        if view.is_host:
+        if view.is_host and _rematch_possible(view):
             status = "Press r for a rematch with the same seats, o to change the table first."
+        elif view.is_host:
+            status = (f"Too few seats left for a rematch ({len(view.seats)} of "
+                      f"{MIN_PLAYERS}): press o to add a bot or wait for a friend.")
         else:
             host = next((s.name for s in view.seats if s.is_host), "")
             status = (f"Waiting for the host{f' ({host})' if host else ''} to start a rematch."
                       if view.my_seat is not None else "You watched this game.")
         self.query_one("#end-status", Static).update(status)
-        if old is None or old.is_host != view.is_host:
+        if old is None or (old.is_host, _rematch_possible(old)) != (
+                view.is_host, _rematch_possible(view)):
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "rematch":
-            return self.view is None or self.view.is_host
+        if action == "rematch":  # offered only when it would start a game
+            return self.view is None or (self.view.is_host and _rematch_possible(self.view))
         return True
 
     def action_rematch(self) -> None:

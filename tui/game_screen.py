@@ -323,9 +323,8 @@ class GameScreen(TableStage):
         if game is None:
             return action in ("chat", "board")
         seated = self._seated()
-        if action == "shout":  # only while it can still work: before the 4th item
-            return (seated and not game.is_lead and game.phase is Phase.PICKING
-                    and game.my_guess is None)
+        if action == "shout":  # only while it can still work: before the 4th item, and
+            return seated and game.can_shout()  # before anyone holds the token
         if action == "pick_row":
             return self._lead_picking()
         if action == "hide_guess":  # early, the rules say why not (the key bar says nothing)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
-from rich.cells import set_cell_size
+from rich.cells import cell_len, set_cell_size
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
@@ -66,17 +66,31 @@ def record_text(mine: PlayerRecord | None) -> Content:
     )
 
 
+GUEST_MARK = "*"
+
+
 def fame_text(players: Iterable[PlayerRecord]) -> Content:
-    """The hall of fame as aligned rows: rank, name, wins, games, points."""
+    """The hall of fame as aligned rows: rank, name, wins, games, points. A guest (no SSH
+    key) is a new person on every visit: their name is marked, so two guests called "cy"
+    read as two visits, not as one person counted twice."""
     rows = [Content.styled(f"    {'Agent':<{NAME_WIDTH}} Won Games  Pts", "$text-muted")]
+    guests = False
     for rank, player in enumerate(players, start=1):
+        guest = player.player_id.startswith("guest:")
+        guests = guests or guest
+        mark = GUEST_MARK if guest else ""
+        name = set_cell_size(player.name, NAME_WIDTH - len(mark)).rstrip()
         rows.append(Content.assemble(
-            f"{rank:>2}. ", set_cell_size(player.name, NAME_WIDTH),
+            f"{rank:>2}. ", name, (mark, "$text-muted"), " " * (NAME_WIDTH - cell_len(name)
+                                                             - len(mark)),
             (f" {player.games_won:>3}", "bold"),
             f" {player.games_played:>5} {player.total_points:>4}",
         ))
     if len(rows) == 1:
         return Content.styled("Nobody has finished a game here yet.", "$text-muted")
+    if guests:
+        rows.append(Content.styled(f"{GUEST_MARK} a guest: no key, no lasting record",
+                                   "$text-muted"))
     return Content("\n").join(rows)
 
 

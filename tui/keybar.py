@@ -16,10 +16,26 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 from rich.cells import cell_len
 from textual import events
 from textual.content import Content
+from textual.screen import Screen
 from textual.widget import Widget
 
 Hint = tuple[str, str, str]
 """``(key as shown, what it does, action to run on a click)``; the action may be ""."""
+
+
+def binding_hints(screen: Screen[Any]) -> list[Hint]:
+    """The screen's active bindings marked ``show`` whose action is enabled now (a
+    disabled key is left out: the bar never offers a key that would do nothing)."""
+    seen: set[str] = set()
+    hints: list[Hint] = []
+    for active in screen.active_bindings.values():
+        binding = active.binding
+        if not binding.show or not active.enabled or binding.action in seen:
+            continue
+        seen.add(binding.action)
+        hints.append((screen.app.get_key_display(binding), binding.description,
+                      binding.action))
+    return hints
 
 
 @runtime_checkable
@@ -63,22 +79,10 @@ class KeyBar(Widget):
         if isinstance(screen, HasKeyHints):
             hints = tuple(screen.key_hints())
         else:
-            hints = tuple(self._from_bindings())
+            hints = tuple(binding_hints(screen))
         if hints != self.hints:
             self.hints = hints
             self.refresh()
-
-    def _from_bindings(self) -> list[Hint]:
-        seen: set[str] = set()
-        hints: list[Hint] = []
-        for active in self.screen.active_bindings.values():
-            binding = active.binding
-            if not binding.show or not active.enabled or binding.action in seen:
-                continue
-            seen.add(binding.action)
-            hints.append((self.app.get_key_display(binding), binding.description,
-                          binding.action))
-        return hints
 
     def render(self) -> Content:
         key_style = self.get_visual_style("keybar--key")

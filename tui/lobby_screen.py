@@ -22,7 +22,7 @@ from engine.tables import TableOptions, TableSummary
 from engine.text import NAME_MAX
 from tui.history_panel import HistoryPanel
 from tui.inputs import QuietInput
-from tui.keybar import KeyBar
+from tui.keybar import Hint, KeyBar, binding_hints
 from tui.messages import attempt
 from tui.steady import SteadyScreen
 
@@ -36,6 +36,11 @@ class TableList(DataTable[Text | str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Join", show=True),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select_cursor":  # no table, no Join in the key bar
+            return self.row_count > 0
+        return True
 
 
 class LobbyScreen(SteadyScreen[None]):
@@ -76,7 +81,8 @@ class LobbyScreen(SteadyScreen[None]):
             yield Label("Your agent name", classes="form-label")
             yield QuietInput(value=self.session.player.name, max_length=NAME_MAX,
                               placeholder="your name", id="name")
-        yield Static(self._message, id="lobby-message", markup=False)
+        yield Static(self._message, id="lobby-message", markup=False,
+                     classes="" if self._message else "-quiet")
         with Horizontal(id="lobby-body"):
             with Vertical(id="tables-box"):
                 yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
@@ -128,6 +134,8 @@ class LobbyScreen(SteadyScreen[None]):
         self.set_class(wide, "-wide")
         self.set_class(not wide, "-narrow")
         self._set_history_toggled(False)  # each layout starts with its own default
+        if self._history_visible and self.is_mounted:
+            self.show_history()  # the column came into view: read what it shows
 
     def _set_history_toggled(self, toggled: bool) -> None:
         self.history_toggled = toggled
@@ -171,6 +179,7 @@ class LobbyScreen(SteadyScreen[None]):
             tables.move_cursor(row=codes.index(selected), animate=False)
         self.query_one("#no-tables").display = not summaries
         tables.display = bool(summaries)
+        self.refresh_bindings()  # Join and Watch are offered only when there is a table
 
     def show_history(self) -> None:
         """Ask the hub for past games (a few queries: only when the lobby is shown)."""
@@ -198,6 +207,35 @@ class LobbyScreen(SteadyScreen[None]):
         # line is updated whenever it exists, and compose reads _message otherwise.
         for line in self.query("#lobby-message").results(Static):
             line.update(text)
+            line.set_class(not text, "-quiet")
+
+    def key_hints(self) -> list[Hint]:
+        """The key bar: in a text field, what Enter and Esc do there (letters are typed,
+        not keys); elsewhere the keys that work now."""
+        field = self.focused
+        if not isinstance(field, Input):
+            code = self._selected_code() if self._ready else None
+            if code is not None and self.session.would_only_watch(code):
+                # Enter would only watch: w says so; "Join" would be a promise it breaks
+                return [h for h in binding_hints(self) if h[2] != "select_cursor"]
+            return binding_hints(self)
+        if field.id == "name":
+            enter = "keep this name"
+        elif field.id == "seat-code" and field.value.strip():
+            enter = "take your seat back"
+        else:
+            enter = "go to that table"
+        return [("⏎", enter, ""), ("esc", "back to the list", "back_to_list")]
+
+    @on(Input.Changed, "#seat-code")
+    @on(DataTable.RowHighlighted, "#tables")
+    def _hints_changed(self) -> None:
+        self.query_one(KeyBar).update_hints()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "watch":
+            return bool(self._shown)
+        return True
 
     # -- helpers -----------------------------------------------------------------------------
 

@@ -175,7 +175,7 @@ class TableScreen(TableStage):
         if old is None or (old.code, old.status) != (view.code, view.status):
             self.query_one("#big-code", Static).update(big_code(view.code))
             self.query_one("#invite", Static).update(
-                f"Join: {self.invite} {view.code}")
+                f"Friends join with:\n{self.invite} {view.code}")  # a line to copy whole
             where = "between games" if view.status == "finished" else "waiting for agents"
             self.query_one("#title-bar", Static).update(
                 f"Mission Impractical  ·  table {view.code}  ·  {where}")
@@ -334,8 +334,11 @@ class TableScreen(TableStage):
                 return len(view.seats) >= MIN_PLAYERS or view.options.bots_fill or None
             if action == "add_bot":
                 return len(view.seats) < view.options.max_seats or None
+            if action == "remove_seat":  # someone besides the host to remove
+                return any(i != view.my_seat for i in range(len(view.seats))) or None
         if action == "sit":
-            return view.my_seat is None
+            return view.my_seat is None and (len(view.seats) < view.options.max_seats
+                                             or None)
         if action == "results":
             return view.status == "finished"
         if action == "back":

@@ -82,8 +82,8 @@ def _lead_lines(tv: TableView, view: View) -> list[Line]:
         lines.append(plain(f"Listen: {who(view, nxt) if nxt is not None else '-'} reveals "
                            "next. You reveal the task last."))
     elif phase is Phase.LEAD_REVEAL:
-        lines.append((("Your turn: ", "me"), ("reveal the task. How were the items meant "
-                                              "to be used? (optional) ", ""),
+        lines.append((("Your turn: ", "me"), ("type how the items were meant to be used "
+                                              "(optional), then ", ""),
                        ("Enter", "key")))
     elif phase is Phase.BEST_PLAN:
         spans: list[Span] = [("Name the best plan: ", "me")]
@@ -207,7 +207,8 @@ def round_over_lines(view: View) -> tuple[Line, ...]:
         delta = result.delta(seat)
         guess = result.guesses[seat] if seat < len(result.guesses) else None
         if seat != result.lead and guess is not None and guess != result.secret:
-            reasons.insert(0, f"wrong guess ({guess}: {result.tasks[guess - 1]})")
+            # the card's number only: the tasks panel marks it, and the line fits 80 columns
+            reasons.insert(0, f"wrong guess ({guess})")
         if not reasons:
             reasons = ["no correct guesses"]
         role = "good" if delta > 0 else ("bad" if delta < 0 else "dim")

@@ -226,6 +226,8 @@ def test_a_keyless_guest_reclaims_their_seat_with_the_seat_code(
         back.reclaim(code, "WRONG1")
     back.reclaim(code, seat_code)
     assert back.seat == 1 and back.view().seats[1].connected
+    assert [line.text for line in back.view().log[-2:]] == [
+        "G lost connection: their seat is kept", "G is back"]  # the table is told both
 
 
 async def test_a_bot_plays_for_a_player_who_stays_away(plain_deck: SimpleNamespace) -> None:
@@ -488,3 +490,43 @@ def test_a_session_plays_only_for_its_own_seat(plain_deck: SimpleNamespace) -> N
         other.play(rules.Pick(state.lead, 0, 0))
     lead.play(rules.Pick(state.lead, 0, 3))
     assert sessions[0].table.state.picks == (3,)
+
+
+def test_a_guest_host_who_reclaims_is_still_the_host(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    host = hub.attach(Player("guest:first", "G"))
+    code = host.create_table(NO_TIMER)
+    for i in range(2):
+        hub.attach(Player(f"key:{i}", f"P{i}")).join(code)
+    host.start()
+    seat_code = host.view().seat_code
+    host.detach()
+    back = hub.attach(Player("guest:second", "G"))
+    back.reclaim(code, seat_code)
+    assert back.view().is_host and back.view().seats[0].is_host
+    back.end_game()  # Ctrl+E: only the host may
+    assert back.table is not None and back.table.status == "finished"
+
+
+async def test_a_round_started_by_the_timer_is_not_tagged_as_a_bot_move(
+        plain_deck: SimpleNamespace) -> None:
+    """Nobody pressed Enter at round over: the timer starts the next round, and the log's
+    "Round 2: P1 is the lead agent" carries no "(bot)" (P1 is a person)."""
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 3, TableOptions(turn_seconds=15))
+    sessions[0].start()
+    table = sessions[0].table
+    seats = by_seat(sessions)
+    state = table.state
+    for column in range(4):
+        seats[state.lead].pick(column, 1)
+    for seat in state.guessers:
+        seats[seat].guess(1)
+    for seat in state.guessers:
+        seats[seat].reveal("")
+    seats[state.lead].lead_reveal("")
+    assert table.state.phase is Phase.ROUND_OVER
+    hub._timeout(table)  # thirty seconds of reading the points went by
+    assert table.state.round == 2
+    [start] = [line for line in table.log if line.text.startswith("Round 2")]
+    assert not start.by_bot

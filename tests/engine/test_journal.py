@@ -64,7 +64,8 @@ def snapshot(table: Table) -> dict[str, Any]:
         "games": table.games,
         "seq": table.seq,
         "state": table.state,
-        "log": [line for line in table.log if "lost connection" not in line.text],
+        "log": [line for line in table.log  # who is connected is not journaled
+                if "lost connection" not in line.text and " is back" not in line.text],
         "chat": list(table.chat),
     }
 

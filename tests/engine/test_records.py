@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from engine.hub import Hub
+from engine.identity import Player
 from engine.journal import DB_NAME, JournalError, SqliteJournal, open_journal
 from engine.records import Records, open_records
 from engine.tables import TableOptions
@@ -152,3 +153,33 @@ def test_reading_without_a_journal_says_so(tmp_path: Path) -> None:
     (tmp_path / DB_NAME).write_bytes(b"junk" * 1000)
     with pytest.raises(JournalError, match="not a valid database"):
         open_records(tmp_path)
+
+
+def test_a_guest_who_reclaims_their_seat_stays_one_person_in_the_records(
+        plain_deck: SimpleNamespace, tmp_path: Path) -> None:
+    """A keyless guest drops twice (in two games at one table) and comes back each time
+    with ``ssh -t host CODE`` and the seat code: one line in the hall of fame, two games,
+    and their own record shows both."""
+    with open_journal(tmp_path) as journal:
+        hub = Hub(deck=plain_deck, journal=journal, seed="t", settle_ms=0)
+        hub.records = Records(journal.connection)
+        table, sessions = seated_three(hub, TableOptions(rounds=2))
+        guest = sessions[2]
+        assert guest.player.is_guest
+        for game, new_token in ((1, "guest:second-connection"), (2, "guest:third")):
+            sessions[0].start()
+            sensible_move(table)  # a pick: the game is under way
+            seat, seat_code = guest.seat, guest.view().seat_code
+            guest.detach()
+            guest = hub.attach(Player(new_token, "Cy"))
+            assert guest.may_reclaim(table.code)
+            guest.reclaim(table.code, seat_code)
+            assert guest.seat == seat
+            while table.status == "playing":
+                sensible_move(table)
+            assert table.games == game
+        fame = hub.records.hall_of_fame()
+        assert sorted(r.name for r in fame) == ["Ann", "Bob", "Cy"]
+        assert all(r.games_played == 2 for r in fame)
+        mine = guest.history().mine
+        assert mine is not None and mine.games_played == 2

@@ -193,9 +193,16 @@ async def test_the_start_up_line_names_the_public_name_and_json_logs_are_json(
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     lines = [(await asyncio.wait_for(process.stdout.readline(), 20)).decode() for _ in range(3)]
+    port = int(lines[0].rsplit(":", 1)[1])
+    # a new table's invite says the same (run as python -m server.cli, as here, it said
+    # "ssh -t host")
+    alice = await TermClient.connect(port)
+    await alice.wait_for("the lobby")
+    alice.send("c")
+    await alice.wait_for(f"ssh -t -p {port} game.example.com")  # (the code may wrap)
+    alice.close()
     process.send_signal(signal.SIGTERM)
     assert await asyncio.wait_for(process.wait(), 15) == 0
-    port = int(lines[0].rsplit(":", 1)[1])
     assert lines[2].strip() == f"Players join with: ssh -p {port} game.example.com"
     logged = [json.loads(line) for line in (await process.stderr.read()).decode().splitlines()]
     assert logged[-1]["message"] == "journal closed" and logged[-1]["level"] == "INFO"

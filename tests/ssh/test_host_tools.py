@@ -279,3 +279,38 @@ async def test_reading_with_no_server_running_leaves_the_data_dir_as_it_was(
     assert (await tool(host_tools.status, data))[0] == 0
     assert (await tool(host_tools.backup, data, tmp_path / "copy"))[0] == 0
     assert sorted(p.name for p in data.iterdir()) == before  # no -wal or -shm left behind
+
+
+async def test_status_follows_a_guest_who_takes_their_seat_back(
+        tmp_path: Path, game_server: StartServer) -> None:
+    """After ``ssh -t host CODE`` and the seat code, the guest is that seat's guest again:
+    status lists them at the table, and their seat not away."""
+    from server.cli import mission_app_factory
+
+    hub = Hub.open(tmp_path / "data", seed="tools", settle_ms=0, bot_delay=0.0)
+    server = await game_server(mission_app_factory(hub))
+    server.host.attach(hub.journal.connection, lambda: server.sessions,  # type: ignore[union-attr]
+                       poll_s=0.05)
+    try:
+        host = hub.attach(Player("key:SHA256:ann", "ann"))
+        code = host.create_table()
+        hub.attach(Player("key:SHA256:bob", "bob")).join(code)
+        cy = await TermClient.connect(server.port, username="cy", command=code)
+        await until(lambda: len(hub.tables[code].seats) == 3, "cy's seat")
+        seat_code = hub.tables[code].seats[2].seat_code
+        host.start()
+        await cy.wait_for("Round 1")
+        cy.abort()
+        await until(lambda: not hub.tables[code].seats[2].connected, "cy away")
+        back = await TermClient.connect(server.port, username="cy", command=code)
+        await back.wait_for("Type its seat code")
+        back.send(seat_code + "\r")
+        await until(lambda: hub.tables[code].seats[2].connected, "cy back")
+        await asyncio.sleep(0.2)  # a poll or two
+        _, text = await tool(host_tools.status, tmp_path / "data")
+        assert "cy  guest  from 127.0.0.1" in text
+        assert f"at {code}" in text and "in the lobby" not in text
+        assert "cy (away)" not in text
+    finally:
+        server.host.close()
+        hub.close()

@@ -106,4 +106,9 @@ async def test_every_session_draws_with_the_same_colour_depth(game_server: Start
     await alice.wait_for("len: 0")
     app = BOARD.started[-1]()
     assert app is not None and app.console.color_system == server.config.color_system
-    assert b"\x1b[38;2;" in bytes(alice.raw)  # 24-bit colour sequences on the wire
+    # the app draws in true colour; the wire carries what the terminal shows
+    assert b"\x1b[38;2;" not in bytes(alice.raw)  # TERM=xterm-256color
+    assert b"38;5;" in bytes(alice.raw)
+    bob = await TermClient.connect(server.port, env={"COLORTERM": "truecolor"})
+    await bob.wait_for("len: 0")
+    assert b"\x1b[38;2;" in bytes(bob.raw)  # 24-bit colour sequences on the wire

@@ -6,7 +6,7 @@ Several apps run at once here, as they do on the server: each one is a player.
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Input, Select, Static, Switch
+from textual.widgets import Input, Label, Select, Static, Switch
 
 from engine import rules
 from engine.cards import load_deck
@@ -391,7 +391,7 @@ async def test_hub_notices_and_refusals_show_as_notifications(hub: Hub) -> None:
         await pilot.press("c")
         await settle(pilot)
         app.session.on_notice("[b]hello[/b] from the hub")  # type: ignore[union-attr]
-        await pilot.press("x")  # the host's own seat: refused
+        await pilot.press("b", "x")  # the cursor is on the host's own seat: refused
         await settle(pilot)
         assert "[b]hello[/b] from the hub" in notes(app)
         assert any("leave the table instead" in n for n in notes(app))
@@ -454,6 +454,7 @@ async def test_a_guest_back_with_the_table_code_is_offered_their_seat_back(hub: 
         await settle(pilot)
         assert isinstance(back.screen, LobbyScreen)  # not a spectator with no way out
         assert "Type its seat code" in text_of(back, "#lobby-message")
+        assert back.screen.query_one("#lobby-message").region.height >= 1  # on screen
         assert back.screen.query_one("#seat-code", Input).has_focus
         await pilot.press(*seat_code, "enter")
         await settle(pilot)
@@ -479,3 +480,22 @@ async def test_the_host_is_asked_before_a_person_is_removed_from_the_table(hub: 
         await pilot.press("x", "y")
         await settle(pilot)
         assert seat_names(app)[:2] == ["Ann", "(empty)"]
+
+
+async def test_the_question_before_leaving_a_game_is_shown_whole_at_80_columns(
+        hub: Hub) -> None:
+    """It was cut after one line: "Leave the game for the lobby? Your seat is k"."""
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c", "b", "b", "g")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("l")
+        await settle(pilot)
+        assert isinstance(app.screen, Confirm)
+        question = app.screen.query_one(Label)
+        box = app.screen.query_one("#confirm-box")
+        assert "while you are away" in str(question.render())
+        # the whole question inside its box: wrapped over lines, not running off its edge
+        assert question.region.right <= box.content_region.right
+        assert question.region.height >= 2

@@ -24,6 +24,7 @@ from tui.cached_lines import CachedLines
 from tui.chat import new_lines
 from tui.confirm import Confirm
 from tui.game_screen import GameScreen
+from tui.keybar import KeyBar
 
 
 def grid_cell(app: GameHost, column: int, row: int) -> tuple[int, int]:
@@ -149,9 +150,16 @@ async def test_the_stop_key_is_shown_prominently_only_while_stop_is_possible() -
     first, second = table.guessers()
     async with running([apps[first], apps[second]]) as pilots:
         assert "[S] Stop!" in screen_text(apps[second])
+        assert all("Stop!" in key_bar(apps[seat]) for seat in (first, second))
         table.seat_session(first).shout()
         await settle(pilots)
         assert "[S] Stop!" not in screen_text(apps[second])
+        # the token is taken: a second s would be refused, by the shouter too
+        assert all("Stop!" not in key_bar(apps[seat]) for seat in (first, second))
+
+
+def key_bar(app: GameHost) -> list[str]:
+    return [label for _, label, _ in app.screen.query_one(KeyBar).hints]
 
 
 async def test_a_shout_carries_the_arrival_time_of_its_key() -> None:
@@ -279,6 +287,9 @@ async def test_lead_reveals_the_task_with_a_plan_and_the_round_is_scored() -> No
     lead = apps[table.lead]
     async with running([lead, apps[guessers[0]]]) as pilots:
         assert lead.screen.query_one("#plan", Input).has_focus
+        # one line that reads as a sentence (it was "...used? (optional) Enter")
+        assert ("Your turn: type how the items were meant to be used (optional), then Enter"
+                in screen_text(lead))
         await pilots[0].press(*"wear", "enter")
         await settle(pilots)
         state = table.state()
@@ -687,3 +698,30 @@ async def test_a_pasted_plan_keeps_all_its_lines_joined_and_no_escape_sequences(
         await pilots[0].press("enter")
         await settle(pilots)
         assert table.state().plans[first] == "we ride the pigeon then saw our way out"
+
+
+async def test_the_points_of_a_wrong_stop_fit_one_line_at_80_columns() -> None:
+    """The stopper's line (wrong guess and the stop token's penalty) was cut with "…" at
+    80x24: "-1 wrong guess (2: Fix Mom's Teapot Before She Sees); stop token pen…"."""
+    names = ("Annabelle Longname"[:16], "Bartholomew Jone", "Cyrilla Smithers", "Dee")
+    table = make_table(4, names=names)
+    state = table.state()
+    lead = table.seat_session(table.lead)
+    stopper = table.seat_session(state.guessers[0])
+    lead.pick(0, 0)
+    stopper.shout()
+    stopper.guess(state.secret % 4 + 1)  # wrong
+    for column in range(1, 4):
+        lead.pick(column, 0)
+    for seat in state.guessers[1:]:
+        table.seat_session(seat).guess(state.secret)
+    for seat in state.guessers:
+        table.seat_session(seat).reveal("")
+    lead.lead_reveal("")
+    assert table.state().phase is Phase.ROUND_OVER
+    app = GameHost(stopper)
+    async with running([app], size=(80, 24)):
+        text = screen_text(app)
+        assert "stop token penalty" in text and "wrong guess" in text
+        assert "…" not in "".join(line for line in text.splitlines() if "wrong" in line)
+

@@ -119,6 +119,20 @@ async def test_at_80_columns_h_shows_past_games_in_place_of_the_tables_and_back(
         assert not panel.display and tables.has_focus
 
 
+async def test_past_games_that_come_into_view_on_a_resize_are_read(hub: Hub) -> None:
+    """Connected at 80 columns (past games behind h), then the window grows: the column
+    that appears shows the games (it said "Nobody has finished a game here yet")."""
+    played(hub)
+    app = MissionApp(hub, Player("key:ann", "Ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert app.screen.query_one(HistoryPanel).display
+        assert "1 won" in text(app, "#history-mine")
+        assert "Ann" in text(app, "#history-fame")
+
+
 async def test_history_is_read_when_it_is_shown_not_on_every_lobby_change(
         hub: Hub) -> None:
     app = MissionApp(hub, Player("key:ann", "Ann"))
@@ -219,7 +233,9 @@ def test_past_games_in_place_of_the_tables_at_80x24(snap_compare: Snap, hub: Hub
                         press=["h"])
 
 
-async def test_the_ago_times_grow_while_the_lobby_stays_open() -> None:
+async def test_the_ago_times_grow_while_the_lobby_stays_open(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(HistoryPanel, "AGO_REFRESH_S", 0.05)  # its own timer, sooner
     finished = datetime(2025, 5, 1, 20, 0, tzinfo=UTC)
     now = [finished + timedelta(minutes=2)]
     game = GameSummary("QXZW", 1, finished, (GamePlayer(0, "key:ann", "Ann", 4, True),),
@@ -236,7 +252,23 @@ async def test_the_ago_times_grow_while_the_lobby_stays_open() -> None:
         await pilot.pause()
         recent = app.query_one("#history-recent", Static)
         assert "2 min ago" in str(recent.render())
-        now[0] = finished + timedelta(minutes=12)
-        panel._refresh_ago()  # what its once-a-minute timer does
-        await pilot.pause()
-        assert "12 min ago" in str(recent.render())
+        for minutes in (12, 13):  # the timer fires, and fires again
+            now[0] = finished + timedelta(minutes=minutes)
+            await pilot.pause(0.2)
+            await pilot.pause()
+            assert f"{minutes} min ago" in str(recent.render())
+
+
+def test_guests_are_marked_in_the_hall_of_fame() -> None:
+    """Two visits of a keyless guest called cy are two people to the server: marked, so
+    the two lines do not read as one person counted twice."""
+    when = datetime(2025, 5, 1, tzinfo=UTC)
+    fame = [PlayerRecord("guest:a", "cy", ("cy",), 1, 1, 5, when),
+            PlayerRecord("key:b", "bob", ("bob",), 2, 0, 8, when),
+            PlayerRecord("guest:c", "cy", ("cy",), 1, 1, 5, when)]
+    rows = str(history_panel.fame_text(fame)).splitlines()
+    assert rows[1:4] == [" 1. cy*                1     1    5",
+                         " 2. bob                0     2    8",
+                         " 3. cy*                1     1    5"]
+    assert rows[4] == "* a guest: no key, no lasting record"
+    assert "guest" not in str(history_panel.fame_text(fame[1:2]))

@@ -141,6 +141,10 @@ async def test_an_unknown_join_code_shows_the_lobby_with_a_clear_message(hub: Hu
         assert isinstance(app.screen, LobbyScreen)
         message = app.screen.query_one("#lobby-message", Static)
         assert "No table has the code 'QQQQ'" in str(message.render())
+        assert message.region.height >= 1  # and on screen (it was laid out as empty)
+        app.screen.say("")  # type: ignore[attr-defined]
+        await settle(pilot)
+        assert message.region.height == 0  # no line kept for no message
 
 
 async def test_w_watches_the_selected_table_as_a_spectator(hub: Hub) -> None:
