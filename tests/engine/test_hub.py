@@ -367,6 +367,75 @@ def test_a_removed_player_is_told_and_watches(plain_deck: SimpleNamespace) -> No
     assert notes and "gave your seat away" in notes[0]
 
 
+def test_the_host_hands_a_disruptive_players_seat_to_a_bot_mid_game(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    notes: list[str] = []
+    host = hub.attach(Player("key:h", "Alice"))
+    bob = hub.attach(Player("key:b", "Bob"), on_notice=notes.append)
+    cy = hub.attach(Player("key:c", "Cy"))
+    code = host.create_table(NO_TIMER)
+    bob.join(code)
+    cy.join(code)
+    host.start()
+    table = host.table
+    with pytest.raises(IllegalAction, match="only the table's host"):
+        cy.remove_seat(1)
+    with pytest.raises(IllegalAction, match="removing yourself"):
+        host.remove_seat(0)
+    state = table.state
+    host.remove_seat(1)
+    # the seat plays on as a bot, with its name, points and hand; the game goes on
+    assert table.seats[1].is_bot and table.seats[1].name == "Bob"
+    assert table.seats[1].seat_code == ""
+    assert table.state == state  # the rules see the same game: points, cards, turn
+    assert "Alice removed Bob: a bot plays their seat" in [line.text for line in table.log]
+    # Bob is back in the lobby, told why in one line, and may not come back
+    assert bob.table is None and bob not in table.sessions
+    assert notes == [f"Alice removed you from table {code}: a bot plays your seat"]
+    with pytest.raises(IllegalAction, match="removed you"):
+        bob.join(code)
+    again = hub.attach(Player("key:b", "Bob"))  # reconnecting with the same key
+    assert again.resume() is None
+    with pytest.raises(IllegalAction, match="removed you"):
+        again.join(code)
+    with pytest.raises(IllegalAction, match="only people"):
+        host.remove_seat(1)  # a bot's seat stays
+
+
+def test_a_removed_guest_cannot_reclaim_the_seat_with_its_code(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    host = hub.attach(Player("key:h", "H"))
+    guest = hub.attach(Player("guest:abc", "G"))
+    code = host.create_table(NO_TIMER)
+    guest.join(code)
+    host.add_bot()
+    host.start()
+    seat_code = guest.view().seat_code
+    guest.detach()  # gone, seat kept...
+    host.remove_seat(1)  # ...until the host hands it to a bot
+    back = hub.attach(Player("guest:new-token", "G"))
+    assert not back.may_reclaim(code)
+    with pytest.raises(IllegalAction, match="seat code"):
+        back.reclaim(code, seat_code)
+
+
+def test_removing_the_last_player_the_round_waits_for_starts_the_next_round(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 3)
+    sessions[0].start()
+    table = sessions[0].table
+    play_round(sessions)
+    assert table.state.phase is Phase.ROUND_OVER
+    sessions[0].next_round()
+    sessions[1].next_round()
+    assert table.state.round == 1  # waiting for P2
+    sessions[0].remove_seat(sessions[2].seat)
+    assert table.state.round == 2
+
+
 class FailingJournal:
     """Keeps records in memory; refuses writes while ``broken``."""
 
