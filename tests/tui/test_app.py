@@ -16,7 +16,7 @@ from engine.session import Session
 from engine.tables import TableOptions
 from tests.tui.pilots import settle
 from tui.app import MissionApp
-from tui.confirm import Confirm
+from tui.confirm import Choose, Confirm
 from tui.end_screen import EndScreen
 from tui.game_screen import GameScreen
 from tui.help import HelpScreen
@@ -479,3 +479,47 @@ async def test_the_host_is_asked_before_a_person_is_removed_from_the_table(hub: 
         await pilot.press("x", "y")
         await settle(pilot)
         assert seat_names(app)[:2] == ["Ann", "(empty)"]
+
+
+async def test_the_host_removes_a_person_mid_game_and_a_bot_plays_their_seat(hub: Hub) -> None:
+    ann = player_app(hub, "Ann")
+    async with ann.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c", "b")
+        await settle(pilot)
+        code = ann.session.view().code  # type: ignore[union-attr]
+        bob = player_app(hub, "Bob", code)
+        async with bob.run_test(size=(80, 24)) as bob_pilot:
+            await settle(pilot, bob_pilot)
+            await pilot.press("g")
+            await settle(pilot, bob_pilot)
+            assert isinstance(ann.screen, GameScreen) and isinstance(bob.screen, GameScreen)
+            # only the host is offered the key, in the key bar and in help
+            assert ("x", "remove", "remove_player") in ann.screen.key_hints()
+            assert not any(hint[0] == "x" for hint in bob.screen.key_hints())
+            assert any("Remove a person" in d for _, d in ann.keys_of(ann.screen))
+            assert not any("Remove a person" in d for _, d in bob.keys_of(bob.screen))
+            await bob_pilot.press("x")
+            await settle(pilot, bob_pilot)
+            assert isinstance(bob.screen, GameScreen)
+            # the host chooses Bob (the only other person), then is asked
+            await pilot.press("x")
+            await settle(pilot, bob_pilot)
+            assert isinstance(ann.screen, Choose)
+            await pilot.press("1")
+            await settle(pilot, bob_pilot)
+            assert isinstance(ann.screen, Confirm)
+            await pilot.press("n")
+            await settle(pilot, bob_pilot)
+            assert isinstance(bob.screen, GameScreen)
+            await pilot.press("x", "1", "y")
+            await settle(pilot, bob_pilot)
+            table = hub.tables[code]
+            (bobs,) = [s for s in table.seats if s.name == "Bob"]
+            assert table.status == "playing" and bobs.is_bot
+            assert isinstance(ann.screen, GameScreen)
+            assert "Ann removed Bob: a bot plays their seat" in [line.text for line in table.log]
+            # Bob is back in the lobby, told why on its message line
+            assert isinstance(bob.screen, LobbyScreen)
+            assert "Ann removed you from table" in text_of(bob, "#lobby-message")
+            with pytest.raises(rules.IllegalAction, match="removed you"):
+                bob.session.join(code)  # type: ignore[union-attr]
