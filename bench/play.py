@@ -239,7 +239,7 @@ class Seat:
             self.figures.moves += self.measuring
         elif said == "for the next round":
             self.player.send("\r")
-        elif said is None and self.chats and self.rng.random() < 0.08:  # a word in the chat now and then
+        elif said is None and self.chats and self.rng.random() < 0.08:  # a word in the chat
             self.player.send("c")
             await asyncio.sleep(0.3)
             await self.type("ha")
