@@ -76,7 +76,9 @@ class LobbyScreen(SteadyScreen[None]):
             yield Label("Your agent name", classes="form-label")
             yield QuietInput(value=self.session.player.name, max_length=NAME_MAX,
                               placeholder="your name", id="name")
-        yield Static(self._message, id="lobby-message", markup=False)
+        message = Static(self._message, id="lobby-message", markup=False)
+        message.display = bool(self._message)  # (":empty" would hide it always: no children)
+        yield message
         with Horizontal(id="lobby-body"):
             with Vertical(id="tables-box"):
                 yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
@@ -198,6 +200,7 @@ class LobbyScreen(SteadyScreen[None]):
         # line is updated whenever it exists, and compose reads _message otherwise.
         for line in self.query("#lobby-message").results(Static):
             line.update(text)
+            line.display = bool(text)
 
     # -- helpers -----------------------------------------------------------------------------
 
