@@ -234,6 +234,14 @@ class MissionApp(App[str | None]):
             return not isinstance(self.screen, HelpScreen | TooSmallScreen)
         return True
 
+    def action_show_help_panel(self) -> None:
+        """Textual's own help panel (its "Keys" command) opens our help instead."""
+        if self.check_action("help", ()):
+            self.action_help()
+
+    def action_hide_help_panel(self) -> None:
+        """Our help closes with Escape; Textual's panel is never shown."""
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.keys_of(self.screen), getattr(self.screen, "TITLE", "")
                                     or ""))

@@ -523,3 +523,12 @@ async def test_the_host_removes_a_person_mid_game_and_a_bot_plays_their_seat(hub
             assert "Ann removed you from table" in text_of(bob, "#lobby-message")
             with pytest.raises(rules.IllegalAction, match="removed you"):
                 bob.session.join(code)  # type: ignore[union-attr]
+
+
+async def test_textuals_help_panel_opens_our_help_instead(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.run_action("show_help_panel")  # Textual's "Keys" command
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert not app.query("HelpPanel") and not app.screen.query("HelpPanel")
