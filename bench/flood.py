@@ -6,8 +6,8 @@ The server is the real one (``mission-impractical serve`` in a subprocess, a fre
 dir, a shared password, the default limits unless ``--lifted``); the players are
 bench.play's: each from a home address of its own (127.1.x.y) with its own key, reading
 the instructions the server draws and doing what they say. The abuser comes from
-127.0.0.1. For each abuse, a quiet window (no abuse) is timed first, then the same
-window with the abuse running:
+127.0.2.N (an address per abuse: a blocked one stays blocked). For each abuse, a quiet
+window (no abuse) is timed first, then the same window with the abuse running:
 
 - session flood: 80 games opened at once from one address, again every second;
 - window-change storm: a 500x200 game sending window changes as fast as it can
@@ -33,10 +33,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import random
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
@@ -56,7 +58,7 @@ from bench.play import (
 )
 
 PASSWORD = "friends"
-ABUSER = "127.0.0.1"
+ABUSER = "127.0.2"  # each abuse from an address of its own: 127.0.2.N
 TARGET_MS = 100.0
 BIG = (500, 200)
 LIFTED = ["max_unauthenticated=1000000", "max_unauthenticated_per_source=1000000",
@@ -66,17 +68,27 @@ LIFTED = ["max_unauthenticated=1000000", "max_unauthenticated_per_source=1000000
           "session_wait_s=1000000", "resize_interval_s=0.02", "max_columns=500",
           "max_rows=200", "max_resizes_per_s=1000000000"]
 
-Abuse = Callable[[int, str, asyncio.Event], Awaitable[None]]
-"""(port, the measured table's code, stop): runs until stop is set."""
 
 
-# -- the abuser, from 127.0.0.1 --------------------------------------------------------------
+@dataclass(frozen=True)
+class Target:
+    port: int
+    code: str  # the measured table's
+    source: str  # the abuser's address: each abuse has its own (a blocked one stays blocked)
 
 
-async def _game(port: int, name: str, command: str | None = None,
+Abuse = Callable[[Target, asyncio.Event], Awaitable[None]]
+"""Runs until stop is set."""
+
+
+# -- the abuser, from 127.0.2.N --------------------------------------------------------------
+
+
+async def _game(at: Target, name: str, command: str | None = None,
                 size: tuple[int, int] = (100, 30)) -> Player:
-    player, _ = await connect(port, name, None, command,
-                              command.encode() if command else LOBBY, ABUSER,
+    """A game from the abuser's address: the lobby, or (``command``) watching a table."""
+    player, _ = await connect(at.port, name, None, command,
+                              b"Round" if command else LOBBY, at.source,
                               password=PASSWORD, size=size)
     return player
 
@@ -87,10 +99,10 @@ def _drop(players: Sequence[object]) -> None:
             player.conn.abort()
 
 
-async def _keep(port: int, name: str, into: list[Player], **kwargs: object) -> None:
+async def _keep(at: Target, name: str, into: list[Player], **kwargs: object) -> None:
     """Connect a game and keep it in ``into`` (refusals are what the abuse expects)."""
     with contextlib.suppress(OSError, asyncssh.Error, TimeoutError):
-        into.append(await _game(port, name, **kwargs))  # type: ignore[arg-type]
+        into.append(await _game(at, name, **kwargs))  # type: ignore[arg-type]
 
 
 async def _blind(games: list[Player], stop: asyncio.Event) -> None:
@@ -102,13 +114,13 @@ async def _blind(games: list[Player], stop: asyncio.Event) -> None:
             await asyncio.wait_for(stop.wait(), 0.5)
 
 
-async def session_flood(port: int, _code: str, stop: asyncio.Event) -> None:
+async def session_flood(at: Target, stop: asyncio.Event) -> None:
     games: list[Player] = []
     n = 0
     try:
         while not stop.is_set():
             games[:] = [g for g in games if not g.closed.is_set()]
-            await asyncio.gather(*(_keep(port, f"flood{n + k}", games) for k in range(80)))
+            await asyncio.gather(*(_keep(at, f"flood{n + k}", games) for k in range(80)))
             n += 80
             for game in games:
                 game.forget()
@@ -118,18 +130,20 @@ async def session_flood(port: int, _code: str, stop: asyncio.Event) -> None:
         _drop(games)
 
 
-async def resize_storm(port: int, _code: str, stop: asyncio.Event) -> None:
+async def resize_storm(at: Target, stop: asyncio.Event) -> None:
     games: list[Player] = []
     n = 0
     try:
         while not stop.is_set():
-            await _keep(port, "storm", games, size=BIG)
+            await _keep(at, "storm", games, size=BIG)
             if not games:
                 await asyncio.sleep(0.2)
                 continue
             game = games[-1]
             while not stop.is_set() and not game.closed.is_set():
                 assert game.chan is not None
+                if game.chan.is_closing():
+                    break
                 for _ in range(50):
                     n += 1
                     game.chan.change_terminal_size(400 + n % 100, 150 + n % 50)
@@ -141,14 +155,14 @@ async def resize_storm(port: int, _code: str, stop: asyncio.Event) -> None:
         _drop(games)
 
 
-async def password_guessing(port: int, _code: str, stop: asyncio.Event) -> None:
+async def password_guessing(at: Target, stop: asyncio.Event) -> None:
     async def guesser() -> None:
         while not stop.is_set():
             try:
                 conn = await asyncssh.connect(
-                    "127.0.0.1", port, username="mallory", password=f"guess{random.random()}",
-                    known_hosts=None, agent_path=None, config=None, client_keys=(),
-                    local_addr=(ABUSER, 0))
+                    "127.0.0.1", at.port, username="mallory",
+                    password=f"guess{random.random()}", known_hosts=None, agent_path=None,
+                    config=None, client_keys=(), local_addr=(at.source, 0))
                 conn.abort()
             except (OSError, asyncssh.Error):
                 await asyncio.sleep(0.005)  # refused at once: the bench shares the machine
@@ -156,10 +170,10 @@ async def password_guessing(port: int, _code: str, stop: asyncio.Event) -> None:
     await asyncio.gather(*(guesser() for _ in range(8)))
 
 
-async def chat_flood(port: int, _code: str, stop: asyncio.Event) -> None:
+async def chat_flood(at: Target, stop: asyncio.Event) -> None:
     games: list[Player] = []
     try:
-        await _keep(port, "chatty", games)
+        await _keep(at, "chatty", games)
         (game,) = games
         for keys, wait in (("c", 1.0), ("bb", 0.5), ("g", 1.0)):  # a table of its own
             game.send(keys)
@@ -174,10 +188,10 @@ async def chat_flood(port: int, _code: str, stop: asyncio.Event) -> None:
         _drop(games)
 
 
-async def big_terminal(port: int, code: str, stop: asyncio.Event) -> None:
+async def big_terminal(at: Target, stop: asyncio.Event) -> None:
     games: list[Player] = []
     try:
-        await _keep(port, "bigscreen", games, command=code, size=BIG)
+        await _keep(at, "bigscreen", games, command=at.code, size=BIG)
         await _blind(games, stop)
     finally:
         _drop(games)
@@ -188,7 +202,7 @@ def _junk(size: int, rng: random.Random) -> bytes:
     return bytes(b if b not in (3, 17, 0x71, 0x6C) else 0x78 for b in rng.randbytes(size))
 
 
-async def bytes_and_paste(port: int, _code: str, stop: asyncio.Event) -> None:
+async def bytes_and_paste(at: Target, stop: asyncio.Event) -> None:
     rng = random.Random(1)
     paste = b"\x1b[200~" + b"pasted text " * (10 * 1024 * 1024 // 12) + b"\x1b[201~"
     chunks = [_junk(256 * 1024, rng) for _ in range(8)] + [
@@ -196,7 +210,7 @@ async def bytes_and_paste(port: int, _code: str, stop: asyncio.Event) -> None:
     games: list[Player] = []
     try:
         while not stop.is_set():
-            await _keep(port, "junk", games)
+            await _keep(at, "junk", games)
             if not games:
                 await asyncio.sleep(0.5)
                 continue
@@ -214,13 +228,14 @@ async def bytes_and_paste(port: int, _code: str, stop: asyncio.Event) -> None:
         _drop(games)
 
 
-async def idle_logins(port: int, _code: str, stop: asyncio.Event) -> None:
+async def idle_logins(at: Target, stop: asyncio.Event) -> None:
     conns: list[asyncssh.SSHClientConnection] = []
 
     async def login() -> asyncssh.SSHClientConnection:
-        return await asyncssh.connect("127.0.0.1", port, username="idle", password=PASSWORD,
-                                      known_hosts=None, agent_path=None, config=None,
-                                      client_keys=(), local_addr=(ABUSER, 0))
+        return await asyncssh.connect("127.0.0.1", at.port, username="idle",
+                                      password=PASSWORD, known_hosts=None, agent_path=None,
+                                      config=None, client_keys=(),
+                                      local_addr=(at.source, 0))
 
     try:
         while not stop.is_set():
@@ -336,11 +351,12 @@ async def run(options: argparse.Namespace) -> list[str]:
         await table.sit_down()
         print(f"{'abuse':20} {'quiet p50/p95 (n)':>22} {'under abuse p50/p95 (n)':>24}"
               f" {'server RSS':>14} {'log lines':>9}", flush=True)
-        for name in options.abuse or list(ABUSES):
+        for n, name in enumerate(options.abuse or list(ABUSES)):
             quiet = await table.window(options.picks, options.seconds)
             rss_before, lines_before = server.rss_mb(), _log_lines(server)
             stop = asyncio.Event()
-            abuse = asyncio.create_task(ABUSES[name](server.port, table.code, stop))
+            target = Target(server.port, table.code, f"{ABUSER}.{n + 1}")
+            abuse = asyncio.create_task(ABUSES[name](target, stop))
             await asyncio.sleep(1.0)  # under way
             loud = await table.window(options.picks, options.seconds)
             stop.set()
@@ -376,6 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="lift the limits (per-address caps, login delays and blocks,"
                              " the admission line, window-change pacing)")
     options = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    logging.getLogger("asyncio").setLevel(logging.ERROR)  # writes to dropped abusers
     print(f"one table of four over SSH, pick -> other seats; limits "
           f"{'lifted' if options.lifted else 'at their defaults'}", flush=True)
     for line in asyncio.run(run(options)):
