@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import logging
 import random
 import sys
@@ -130,29 +131,37 @@ async def session_flood(at: Target, stop: asyncio.Event) -> None:
         _drop(games)
 
 
-async def resize_storm(at: Target, stop: asyncio.Event) -> None:
+async def _again_and_again(at: Target, name: str, stop: asyncio.Event, every: float,
+                           act: Callable[[asyncssh.SSHClientChannel[bytes]], None],
+                           **kwargs: object) -> None:
+    """One game from the abuser that does ``act`` every ``every`` seconds until stop, and
+    comes back whenever the server drops it."""
     games: list[Player] = []
-    n = 0
     try:
         while not stop.is_set():
-            await _keep(at, "storm", games, size=BIG)
+            await _keep(at, name, games, **kwargs)
             if not games:
                 await asyncio.sleep(0.2)
                 continue
             game = games[-1]
-            while not stop.is_set() and not game.closed.is_set():
-                assert game.chan is not None
-                if game.chan.is_closing():
-                    break
-                for _ in range(50):
-                    n += 1
-                    game.chan.change_terminal_size(400 + n % 100, 150 + n % 50)
-                game.forget()
-                await asyncio.sleep(0.001)
+            while not stop.is_set() and game.chan is not None and not game.chan.is_closing():
+                act(game.chan)
+                game.forget()  # it never looks at its screen
+                await asyncio.sleep(every)
             _drop(games)
             games.clear()
     finally:
         _drop(games)
+
+
+async def resize_storm(at: Target, stop: asyncio.Event) -> None:
+    sizes = itertools.count()
+
+    def storm(chan: asyncssh.SSHClientChannel[bytes]) -> None:
+        for n in itertools.islice(sizes, 50):
+            chan.change_terminal_size(400 + n % 100, 150 + n % 50)
+
+    await _again_and_again(at, "storm", stop, 0.001, storm, size=BIG)
 
 
 async def password_guessing(at: Target, stop: asyncio.Event) -> None:
@@ -207,25 +216,13 @@ async def bytes_and_paste(at: Target, stop: asyncio.Event) -> None:
     paste = b"\x1b[200~" + b"pasted text " * (10 * 1024 * 1024 // 12) + b"\x1b[201~"
     chunks = [_junk(256 * 1024, rng) for _ in range(8)] + [
         paste[i:i + 256 * 1024] for i in range(0, len(paste), 256 * 1024)]
-    games: list[Player] = []
-    try:
-        while not stop.is_set():
-            await _keep(at, "junk", games)
-            if not games:
-                await asyncio.sleep(0.5)
-                continue
-            game = games[-1]
-            while not stop.is_set() and not game.closed.is_set():
-                assert game.chan is not None
-                if game.chan.get_write_buffer_size() < 1024 * 1024:
-                    game.chan.write(chunks[0])
-                    chunks.append(chunks.pop(0))
-                game.forget()
-                await asyncio.sleep(0.02)
-            _drop(games)
-            games.clear()
-    finally:
-        _drop(games)
+
+    def type_more(chan: asyncssh.SSHClientChannel[bytes]) -> None:
+        if chan.get_write_buffer_size() < 1024 * 1024:  # as fast as the server takes it
+            chan.write(chunks[0])
+            chunks.append(chunks.pop(0))
+
+    await _again_and_again(at, "junk", stop, 0.02, type_more)
 
 
 async def idle_logins(at: Target, stop: asyncio.Event) -> None:

@@ -210,8 +210,9 @@ def test_a_seat_is_kept_when_its_player_drops_and_resumed_on_return(
     assert again.seat == seat and again.view().seats[seat].connected
 
 
-def test_a_keyless_guest_reclaims_their_seat_with_the_seat_code(
-        plain_deck: SimpleNamespace) -> None:
+def guest_in_a_game(plain_deck: SimpleNamespace) -> tuple[Hub, Session, Session, str, str]:
+    """A host, a keyless guest and a bot in a started game: the hub, the host's and the
+    guest's sessions, the table's code and the guest's seat code."""
     hub = make_hub(plain_deck)
     host = hub.attach(Player("key:h", "H"))
     guest = hub.attach(Player("guest:abc", "G"))
@@ -219,7 +220,12 @@ def test_a_keyless_guest_reclaims_their_seat_with_the_seat_code(
     guest.join(code)
     host.add_bot()
     host.start()
-    seat_code = guest.view().seat_code
+    return hub, host, guest, code, guest.view().seat_code
+
+
+def test_a_keyless_guest_reclaims_their_seat_with_the_seat_code(
+        plain_deck: SimpleNamespace) -> None:
+    hub, _host, guest, code, seat_code = guest_in_a_game(plain_deck)
     guest.detach()
     back = hub.attach(Player("guest:new-token", "G"))
     with pytest.raises(IllegalAction, match="seat code"):
@@ -405,14 +411,7 @@ def test_the_host_hands_a_disruptive_players_seat_to_a_bot_mid_game(
 
 def test_a_removed_guest_cannot_reclaim_the_seat_with_its_code(
         plain_deck: SimpleNamespace) -> None:
-    hub = make_hub(plain_deck)
-    host = hub.attach(Player("key:h", "H"))
-    guest = hub.attach(Player("guest:abc", "G"))
-    code = host.create_table(NO_TIMER)
-    guest.join(code)
-    host.add_bot()
-    host.start()
-    seat_code = guest.view().seat_code
+    hub, host, guest, code, seat_code = guest_in_a_game(plain_deck)
     guest.detach()  # gone, seat kept...
     host.remove_seat(1)  # ...until the host hands it to a bot
     back = hub.attach(Player("guest:new-token", "G"))

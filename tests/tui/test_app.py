@@ -6,6 +6,7 @@ Several apps run at once here, as they do on the server: each one is a player.
 from __future__ import annotations
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static, Switch
 
 from engine import rules
@@ -498,21 +499,21 @@ async def test_the_host_removes_a_person_mid_game_and_a_bot_plays_their_seat(hub
             assert not any(hint[0] == "x" for hint in bob.screen.key_hints())
             assert any("Remove a person" in d for _, d in ann.keys_of(ann.screen))
             assert not any("Remove a person" in d for _, d in bob.keys_of(bob.screen))
-            await bob_pilot.press("x")
-            await settle(pilot, bob_pilot)
+
+            async def press(who: Pilot[str | None], *keys: str) -> None:
+                await who.press(*keys)
+                await settle(pilot, bob_pilot)
+
+            await press(bob_pilot, "x")
             assert isinstance(bob.screen, GameScreen)
             # the host chooses Bob (the only other person), then is asked
-            await pilot.press("x")
-            await settle(pilot, bob_pilot)
+            await press(pilot, "x")
             assert isinstance(ann.screen, Choose)
-            await pilot.press("1")
-            await settle(pilot, bob_pilot)
+            await press(pilot, "1")
             assert isinstance(ann.screen, Confirm)
-            await pilot.press("n")
-            await settle(pilot, bob_pilot)
+            await press(pilot, "n")
             assert isinstance(bob.screen, GameScreen)
-            await pilot.press("x", "1", "y")
-            await settle(pilot, bob_pilot)
+            await press(pilot, "x", "1", "y")
             table = hub.tables[code]
             (bobs,) = [s for s in table.seats if s.name == "Bob"]
             assert table.status == "playing" and bobs.is_bot
