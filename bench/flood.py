@@ -19,8 +19,8 @@ window (no abuse) is timed first, then the same window with the abuse running:
 - bytes and paste: random bytes typed into a game, then a 10 MB paste, again and again;
 - idle logins: 400 connections that log in and never open a game (refused ones retry).
 
-Each window lasts until ``--picks`` picks have been timed at the three other seats (or
-``--seconds`` at most). It prints, per abuse, pick -> other seats p50/p95 quiet and under
+Each abuse gets a fresh server and table. Each window lasts until ``--picks`` picks have
+been timed at the three other seats (or ``--seconds`` at most). It prints, per abuse, pick -> other seats p50/p95 quiet and under
 abuse, the server's RSS and the log lines it wrote, and names every figure that misses
 100 ms. ``--lifted`` lifts the limits (per-address caps, login delays and blocks, the
 admission line, window-change pacing): what the limits buy.
@@ -338,42 +338,51 @@ def _figures(samples: list[float]) -> str:
             f" ({len(samples):2})")
 
 
-async def run(options: argparse.Namespace) -> list[str]:
+async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]:
+    """A fresh server and table: a quiet window, then one under ``name``; prints one line
+    and returns what missed its target."""
     server = Server(sessions=600, extra=["--password", PASSWORD,
                                          *(f"--limit={x}" for x in LIFTED * options.lifted)])
     server.start()
     table = PlayingTable(server, options.pace, options.seed)
-    misses: list[str] = []
     try:
         await table.sit_down()
-        print(f"{'abuse':20} {'quiet p50/p95 (n)':>22} {'under abuse p50/p95 (n)':>24}"
-              f" {'server RSS':>14} {'log lines':>9}", flush=True)
-        for n, name in enumerate(options.abuse or list(ABUSES)):
-            quiet = await table.window(options.picks, options.seconds)
-            rss_before, lines_before = server.rss_mb(), _log_lines(server)
-            stop = asyncio.Event()
-            target = Target(server.port, table.code, f"{ABUSER}.{n + 1}")
-            abuse = asyncio.create_task(ABUSES[name](target, stop))
-            await asyncio.sleep(1.0)  # under way
-            loud = await table.window(options.picks, options.seconds)
-            stop.set()
-            try:
-                await asyncio.wait_for(abuse, 30)
-            except (TimeoutError, OSError, asyncssh.Error) as error:
-                abuse.cancel()
-                print(f"  ({name}: {error!r})")
-            print(f"{name:20} {_figures(quiet):>22} {_figures(loud):>24}"
-                  f" {rss_before:5.0f}->{server.rss_mb():5.0f} MB"
-                  f" {_log_lines(server) - lines_before:9}", flush=True)
-            for label, samples in (("quiet", quiet), ("under abuse", loud)):
-                p95 = percentile(samples, 95)
-                if not p95 <= TARGET_MS:
-                    misses.append(f"{name}, {label}: pick p95 {p95:.0f} ms MISSES "
-                                  f"{TARGET_MS:.0f} ms")
-            await asyncio.sleep(2.0)  # what the abuse left behind settles
+        quiet = await table.window(options.picks, options.seconds)
+        rss_before, lines_before = server.rss_mb(), _log_lines(server)
+        stop = asyncio.Event()
+        target = Target(server.port, table.code, f"{ABUSER}.{n + 1}")
+        abuse = asyncio.create_task(ABUSES[name](target, stop))
+        await asyncio.sleep(1.0)  # under way
+        loud = await table.window(options.picks, options.seconds)
+        stop.set()
+        try:
+            await asyncio.wait_for(abuse, 30)
+        except (TimeoutError, OSError, asyncssh.Error) as error:
+            abuse.cancel()
+            print(f"  ({name}: {error!r})")
+        print(f"{name:20} {_figures(quiet):>22} {_figures(loud):>24}"
+              f" {rss_before:5.0f}->{server.rss_mb():5.0f} MB"
+              f" {_log_lines(server) - lines_before:9}", flush=True)
     finally:
         table.leave()
         server.stop()
+    misses = []
+    for label, samples in (("quiet", quiet), ("under abuse", loud)):
+        p95 = percentile(samples, 95)
+        if len(samples) < 3 * options.picks:
+            misses.append(f"{name}, {label}: only {len(samples) // 3} picks in "
+                          f"{options.seconds:.0f} s (the table nearly stopped)")
+        elif not p95 <= TARGET_MS:
+            misses.append(f"{name}, {label}: pick p95 {p95:.0f} ms MISSES {TARGET_MS:.0f} ms")
+    return misses
+
+
+async def run(options: argparse.Namespace) -> list[str]:
+    print(f"{'abuse':20} {'quiet p50/p95 (n)':>22} {'under abuse p50/p95 (n)':>24}"
+          f" {'server RSS':>14} {'log lines':>9}", flush=True)
+    misses: list[str] = []
+    for n, name in enumerate(options.abuse or list(ABUSES)):
+        misses += await one_abuse(options, n, name)
     return misses or [f"every pick p95 within {TARGET_MS:.0f} ms"]
 
 
