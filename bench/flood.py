@@ -22,8 +22,9 @@ window (no abuse) is timed first, then the same window with the abuse running:
 Each abuse gets a fresh server and table. Each window lasts until ``--picks`` picks have
 been timed at the three other seats (or ``--seconds`` at most). It prints, per abuse,
 pick -> other seats p50/p95 quiet and under abuse, the server's RSS and the log lines it
-wrote, and names every figure that misses 100 ms. ``--lifted`` lifts the limits (per-address caps, login delays and blocks, the
-admission line, window-change pacing): what the limits buy.
+wrote, and names every figure that misses 100 ms. ``--lifted`` lifts the limits
+(per-address caps, login delays and blocks, the admission line, window-change pacing):
+what the limits buy.
 
     python -m bench.flood [--picks 6] [--seconds 30] [--pace 0.6] [--abuse NAME ...]
 """
