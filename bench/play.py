@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,9 @@ class Player(asyncssh.SSHClientSession[bytes]):
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
         self.conn: asyncssh.SSHClientConnection | None = None
         self.closed = asyncio.Event()
+        self.read_screen = False
+        """Decide from the whole screen (pyte) rather than from the newest output: surer,
+        and costlier (a bench with a few players can afford it)."""
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         now = time.monotonic()
@@ -107,7 +111,11 @@ class Player(asyncssh.SSHClientSession[bytes]):
         return "\n".join(self.screen.display)
 
     def newest(self, phrases: tuple[str, ...]) -> str | None:
-        """Of ``phrases``, the one drawn last (None if none was drawn since ``forget``)."""
+        """Of ``phrases``, the one drawn last (None if none was drawn since ``forget``);
+        reading the screen: the first of ``phrases`` that asks for a move and is on it."""
+        if self.read_screen:
+            text = self.text()
+            return next((p for p in phrases if p not in IDLE and p in text), None)
         best, where = None, -1
         for phrase in phrases:
             at = self.tail.rfind(phrase.encode())
@@ -116,6 +124,8 @@ class Player(asyncssh.SSHClientSession[bytes]):
         return best
 
     def forget(self) -> None:
+        if self.read_screen:
+            self.text()  # the screen keeps every byte
         self.tail.clear()
         self.pending.clear()
 
@@ -138,21 +148,29 @@ def home(k: int) -> str:
     return f"127.1.{k // 250}.{k % 250 + 1}"
 
 
-async def connect(port: int, name: str, key: asyncssh.SSHKey, command: str | None,
-                  waiting_for: bytes, source: str = "127.0.0.1") -> tuple[Player, float]:
-    """Connect ``name``; returns the player and the seconds to its first full screen."""
+async def connect(port: int, name: str, key: asyncssh.SSHKey | None, command: str | None,
+                  waiting_for: bytes, source: str = "127.0.0.1", *,
+                  password: str | None = None, size: tuple[int, int] = SCREEN,
+                  read_screen: bool = False) -> tuple[Player, float]:
+    """Connect ``name`` (with ``key``, or none and ``password``); returns the player and
+    the seconds to its first full screen. A session the server closes first raises."""
     player = Player(name)
+    player.read_screen = read_screen
     player.waiting_for = waiting_for
     start = time.monotonic()
     player.conn = await asyncssh.connect(
-        "127.0.0.1", port, username=name, known_hosts=None, client_keys=[key],
+        "127.0.0.1", port, username=name, known_hosts=None,
+        client_keys=[key] if key is not None else (), password=password,
         agent_path=None, config=None, local_addr=(source, 0))
     player.chan, _ = await player.conn.create_session(
-        lambda: player, command=command, term_type="xterm-256color", term_size=SCREEN,
+        lambda: player, command=command, term_type="xterm-256color", term_size=size,
         encoding=None)
     deadline = start + 60
     while player.first_screen_at is None:
+        if player.closed.is_set():
+            raise ConnectionError(f"{name}: the server closed the session")
         if time.monotonic() > deadline:
+            player.conn.abort()
             raise TimeoutError(f"{name}: no first screen after 60 s")
         await asyncio.sleep(0.005)
     return player, player.first_screen_at - start
@@ -182,6 +200,7 @@ class Seat:
         self.pace = pace
         self.rng = rng
         self.measuring = False
+        self.chats = True  # a word in the chat now and then (its keys may cross a move's)
 
     async def type(self, text: str, per_key: float = 0.12) -> None:
         for char in text:
@@ -220,7 +239,7 @@ class Seat:
             self.figures.moves += self.measuring
         elif said == "for the next round":
             self.player.send("\r")
-        elif said is None and self.rng.random() < 0.08:  # a word in the chat now and then
+        elif said is None and self.chats and self.rng.random() < 0.08:  # a word in the chat
             self.player.send("c")
             await asyncio.sleep(0.3)
             await self.type("ha")
@@ -255,6 +274,38 @@ class LobbyTypist:
                 self.player.expect(b"", self.figures.echo)
             self.player.send(key)
             await asyncio.sleep(self.rng.uniform(0.25, 0.6))
+
+
+Arrive = Callable[[str, asyncssh.SSHKey, "str | None", bytes, int], Awaitable[Player]]
+"""Connects one player: (name, key, command, marker of the first screen, home number)."""
+
+
+async def seat_table(arrive: Arrive, t: int, keys: list[asyncssh.SSHKey], figures: Figures,
+                     pace: float, rng: random.Random) -> list[Seat]:
+    """Table ``t``: its host creates it from the lobby, three friends land at it with
+    ``ssh -t host CODE``, and the host starts the game. Returns its four seats."""
+    host = await arrive(f"h{t}", keys[4 * t], None, LOBBY, 4 * t)
+    host.send("c")
+    code = None
+    for _ in range(500):
+        await asyncio.sleep(0.02)
+        found = TABLE.search(host.text())
+        if found:
+            code = found.group(1)
+            break
+    if code is None:
+        raise RuntimeError("the host's table never showed its code")
+    guests = [await arrive(f"p{t}x{k}", keys[4 * t + k], code, code.encode(), 4 * t + k)
+              for k in (1, 2, 3)]
+    table: list[Seat] = []
+    for player in (host, *guests):
+        table.append(Seat(player, table, figures, pace, random.Random(rng.random())))
+    for _ in range(500):
+        await asyncio.sleep(0.05)
+        if f"p{t}x3" in host.text():
+            break
+    host.send("g")
+    return table
 
 
 # -- the server ------------------------------------------------------------------------------
@@ -356,31 +407,8 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
             players.append(player)
             return player
 
-        async def seat_table(t: int) -> list[Seat]:
-            host = await arrive(f"h{t}", keys[4 * t], None, LOBBY, 4 * t)
-            host.send("c")
-            code = None
-            for _ in range(500):
-                await asyncio.sleep(0.02)
-                found = TABLE.search(host.text())
-                if found:
-                    code = found.group(1)
-                    break
-            if code is None:
-                raise RuntimeError("the host's table never showed its code")
-            guests = [await arrive(f"p{t}x{k}", keys[4 * t + k], code, code.encode(),
-                                   4 * t + k) for k in (1, 2, 3)]
-            table: list[Seat] = []
-            for player in (host, *guests):
-                table.append(Seat(player, table, figures, pace, random.Random(rng.random())))
-            for _ in range(500):
-                await asyncio.sleep(0.05)
-                if f"p{t}x3" in host.text():
-                    break
-            host.send("g")
-            return table
-
-        tables = await asyncio.gather(*(seat_table(t) for t in range(tables_n)))
+        tables = await asyncio.gather(*(seat_table(arrive, t, keys, figures, pace, rng)
+                                        for t in range(tables_n)))
         typists = [LobbyTypist(await arrive(f"t{k}", keys[4 * tables_n + k], None, LOBBY,
                                             4 * tables_n + k),
                                figures, random.Random(rng.random()))

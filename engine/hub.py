@@ -250,8 +250,10 @@ class Hub:
         if kind == "move" and table.state is not None and table.state.phase is Phase.GAME_OVER:
             self._record_game(table)
         self.changed(table)
+        if kind == "remove":  # at round over, the table may have waited only for them
+            self._start_round_if_all_ready(table)
         if kind in ("join", "leave", "options", "add_bot", "rename", "start", "reclaim",
-                    "bot_level"):
+                    "bot_level", "remove"):
             self._lobby_changed()
 
     def _record_game(self, table: Table) -> None:
@@ -275,7 +277,7 @@ class Hub:
                 seat.connected, seat.away_since, seat.botted = (
                     was.connected, was.away_since, was.botted)
         for name in ("options", "host_id", "seats", "state", "status", "games", "seq", "log",
-                     "chat"):
+                     "chat", "removed"):
             setattr(table, name, getattr(fresh, name))
 
     def _apply(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
@@ -308,6 +310,24 @@ class Hub:
             table.host_id = humans[0] if humans else None
             if table.host_id is not None:
                 self._log(table, f"{self._name_of(table, table.host_id)} is now the host")
+
+    def _cmd_remove(self, table: Table, seat: int, by: str) -> None:
+        """The host hands a person's seat to a bot for the rest of the game: the seat keeps
+        its name, points and hand (the rules go on as they were); its person may not come
+        back to this table, with a key or with the seat code."""
+        if table.status != "playing" or not 0 <= seat < len(table.seats):
+            raise IllegalAction("there is no such seat in a game here")
+        gone = table.seats[seat]
+        if gone.is_bot or gone.player_id == by:
+            raise IllegalAction("only another person's seat can be removed")
+        table.removed.add(gone.player_id)
+        gone.player_id, gone.seat_code = f"bot:removed:{seat}:{len(table.removed)}", ""
+        gone.connected, gone.away_since, gone.botted = True, None, False
+        table.bots.pop(seat, None)
+        table.bot_plans.pop(seat, None)
+        table.ready.discard(seat)
+        self._log(table, f"{self._name_of(table, by)} removed {gone.name}: "
+                         "a bot plays their seat")
 
     def _cmd_rename(self, table: Table, player: str, name: str) -> None:
         seat = table.seat_of(player)

@@ -79,6 +79,8 @@ class Session:
         table = self.hub.find(code)
         if self.table is table and self.seat is not None:
             return
+        if self.player.id in table.removed:
+            raise IllegalAction(f"the host removed you from table {table.code}")
         if self.table is not table:
             self.leave()
             self._enter(table)
@@ -193,18 +195,33 @@ class Session:
         self.hub.command(table, "bot_level", {"seat": seat, "level": level})
 
     def remove_seat(self, seat: int) -> None:
+        """The host removes a seat: before a game it is given up (its player watches);
+        in a game, a person's seat is handed to a bot (score and hand kept) and the person
+        goes back to the lobby, not to come back to this table."""
         table = self._hosting()
-        if table.status == "playing":
-            raise IllegalAction("seats can be removed between games")
         if not 0 <= seat < len(table.seats):
             raise IllegalAction("there is no such seat")
         removed = table.seats[seat].player_id
         if removed == self.player.id:
             raise IllegalAction("leave the table instead of removing yourself")
+        if table.status == "playing":
+            self._remove_player(table, seat)
+            return
         self.hub.command(table, "leave", {"seat": seat})
         for other in list(table.sessions):
             if other.player.id == removed:
                 other.on_notice("the host gave your seat away: you are watching this table")
+
+    def _remove_player(self, table: Table, seat: int) -> None:
+        gone = table.seats[seat].player_id
+        if table.seats[seat].is_bot:
+            raise IllegalAction("a bot's seat stays in the game: only people are removed")
+        self.hub.command(table, "remove", {"seat": seat, "by": self.player.id})
+        for other in list(table.sessions):
+            if other.player.id == gone:
+                other.leave()
+                other.on_notice(f"{self.player.name} removed you from table {table.code}: "
+                                "a bot plays your seat")
 
     def start(self) -> None:
         table = self._hosting()

@@ -166,6 +166,8 @@ class Table:
     # round over: the seats whose player pressed Enter; the next round starts when every
     # connected person has (or the round-over timer runs out)
     ready: set[int] = field(default_factory=set)
+    # the people the host removed from a game here: they may not come back to this table
+    removed: set[str] = field(default_factory=set)
 
     def waiting_ready(self) -> tuple[int, ...]:
         """The connected people who have not said they are ready for the next round."""

@@ -9,7 +9,10 @@ A Textual app assumes it owns the process. Here it does not, so before it runs:
 - suspend (Ctrl+Z would stop the whole server), opening URLs and saving screenshots
   (both would act on the server machine) do nothing;
 - its exit message (``app.exit(message=...)``) and crash report are kept for the session to
-  show the player, instead of being printed on the server's stderr.
+  show the player, instead of being printed on the server's stderr;
+- Textual's own help panel (the "Keys" command) is never mounted on a closing app: junk
+  typed while an app closed raised "Can't mount widget(s) before Screen is mounted" and
+  crashed it.
 
 These are instance attributes set once per app: the app's own code is not changed, and the
 tui needs to know nothing about them.
@@ -27,7 +30,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 from textual import constants
 from textual._styles_cache import StylesCache
-from textual.app import App
+from textual.app import App, ScreenStackError
 
 from server.driver import SSHDriver
 from server.terminal import SessionTerminal
@@ -87,6 +90,23 @@ def _refuse_screenshot(*_args: object, **_kwargs: object) -> None:
     return None
 
 
+def _guard_help_panel(app: App[Any]) -> None:
+    """Textual's ``show_help_panel`` mounts a panel on the current screen; once the app is
+    closing (``exit``, a kick, the player's Ctrl+Q) no screen takes a mount any more, and
+    ``mount`` raises. A help panel asked for then is not shown."""
+    show = app.action_show_help_panel
+
+    def show_unless_closing() -> None:
+        try:
+            open_screen = app.screen.is_attached  # False once the app is closing
+        except ScreenStackError:
+            open_screen = False
+        if open_screen:
+            show()
+
+    app.action_show_help_panel = show_unless_closing  # type: ignore[method-assign]
+
+
 def guard_app(app: App[Any], terminal: SessionTerminal) -> ExitNotes:
     """Prepare ``app`` to run on ``terminal`` inside the shared server process."""
     app.driver_class = partial(SSHDriver, terminal=terminal)  # type: ignore[assignment]
@@ -98,6 +118,7 @@ def guard_app(app: App[Any], terminal: SessionTerminal) -> ExitNotes:
     app.open_url = _ignore  # type: ignore[method-assign]
     app.save_screenshot = _refuse_screenshot  # type: ignore[method-assign]
     app.deliver_screenshot = _refuse_screenshot  # type: ignore[method-assign]
+    _guard_help_panel(app)
     notes = ExitNotes()
     app._print_error_renderables = partial(notes.collect, app)  # type: ignore[method-assign]
     return notes

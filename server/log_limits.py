@@ -26,7 +26,11 @@ class _Kind:
 def _kind_of(record: logging.LogRecord) -> tuple[str, int, str, str]:
     template = str(record.msg).split("\n", 1)[0][:120]
     address = ""
-    if isinstance(record.args, tuple) and record.args and isinstance(record.args[0], str):
+    fields = getattr(record, "fields", None)  # the operator log's lines say what they are
+    if isinstance(fields, dict) and isinstance(fields.get("address"), str):
+        address = fields["address"][:64]
+        template += f" {fields.get('event', '')}: {fields.get('reason', '')}"[:120]
+    elif isinstance(record.args, tuple) and record.args and isinstance(record.args[0], str):
         address = record.args[0].rsplit(":", 1)[0][:64]  # "ip:port" -> ip
     return record.name, record.levelno, template, address
 

@@ -92,8 +92,11 @@ class MissionApp(App[str | None]):
                 self.lobby_screen.offer_reclaim(code)
             elif not attempt(self, self._session.join, code):
                 assert self.lobby_screen is not None
-                self.lobby_screen.say(f"No table has the code {code!r}: pick one below, "
-                                      "type another code, or press c to create a table.")
+                self.lobby_screen.say(
+                    f"You may not join table {code}: the host removed you from it."
+                    if self.player.id in getattr(self.hub.tables.get(code), "removed", ())
+                    else f"No table has the code {code!r}: pick one below, "
+                         "type another code, or press c to create a table.")
         else:
             self._session.resume()  # a player with a key comes back to their running game
         if too_small(self.size):
@@ -150,6 +153,8 @@ class MissionApp(App[str | None]):
 
     def on_hub_notice(self, message: HubNotice) -> None:
         self.notify(message.text, markup=False)
+        if self._session.table is None and self.lobby_screen is not None:
+            self.lobby_screen.say(message.text)  # sent back to the lobby: say why, there
 
     async def on_show_setup(self, message: ShowSetup) -> None:
         self._want_setup = message.setup
@@ -230,6 +235,14 @@ class MissionApp(App[str | None]):
         if action == "help":
             return not isinstance(self.screen, HelpScreen | TooSmallScreen)
         return True
+
+    def action_show_help_panel(self) -> None:
+        """Textual's own help panel (its "Keys" command) opens our help instead."""
+        if self.check_action("help", ()):
+            self.action_help()
+
+    def action_hide_help_panel(self) -> None:
+        """Our help closes with Escape; Textual's panel is never shown."""
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.keys_of(self.screen), getattr(self.screen, "TITLE", "")

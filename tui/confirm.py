@@ -1,8 +1,11 @@
-"""A yes/no question over the screen: the host ending a game, removing a player, a player
-leaving a game. It dismisses with the answer (``y``/``n``, Esc or the buttons)."""
+"""Questions over the screen. :class:`Confirm`: yes or no (the host ending a game, removing
+a player, a player leaving a game); it dismisses with the answer (``y``/``n``, Esc or the
+buttons). :class:`Choose`: one of a few numbered names (whom the host removes); it
+dismisses with the index chosen, or None (Esc)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual import on
@@ -39,3 +42,29 @@ class Confirm(ModalScreen[bool]):
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
+
+
+class Choose(ModalScreen[int | None]):
+    """A question with numbered answers (at most 9): a number picks one, Esc none."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(k), f"answer({k - 1})", "Choose that one", show=False)
+          for k in range(1, 10)),
+        Binding("escape,n", "answer(None)", "Cancel"),
+    ]
+
+    def __init__(self, question: str, answers: Sequence[str]) -> None:
+        super().__init__()
+        self.question = question
+        self.answers = tuple(answers[:9])
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Label(self.question, markup=False)
+            for k, answer in enumerate(self.answers, start=1):
+                yield Label(f" {k}  {answer}", markup=False, classes="choice")
+            yield Label(" Esc  cancel", markup=False, classes="choice")
+
+    def action_answer(self, index: int | None) -> None:
+        if index is None or 0 <= index < len(self.answers):
+            self.dismiss(index)

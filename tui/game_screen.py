@@ -28,7 +28,7 @@ from engine.tables import TableView, now_ms
 from tui import board_text, turn_text
 from tui.board import Countdown, ItemGrid, Lines
 from tui.chat import ChatLog, ChatPanel, GameLog
-from tui.confirm import Confirm
+from tui.confirm import Choose, Confirm
 from tui.inputs import QuietInput
 from tui.keybar import KeyBar
 from tui.stage import TableStage
@@ -72,6 +72,8 @@ class GameScreen(TableStage):
         Binding("c", "chat", "Chat with the table"),
         Binding("escape", "board", "Back to the board (leave the chat or plan input)"),
         Binding("ctrl+e", "end_game", "End the game for everyone (host only)"),
+        Binding("x", "remove_player", "Remove a person from the game: a bot plays their "
+                "seat (host only)"),
         Binding("l", "leave", "Back to the lobby (a seat is kept for your return)"),
     ]
 
@@ -247,6 +249,7 @@ class GameScreen(TableStage):
             hints.append(("?", "help", "app.help"))
             if self.view is not None and self.view.is_host:
                 hints.append(("^e", "end game", "end_game"))
+                hints.append(("x", "remove", "remove_player"))
             hints.append(("l", "lobby", "leave"))
         return hints
 
@@ -336,7 +339,7 @@ class GameScreen(TableStage):
                     and isinstance(k, int) and k <= len(game.guessers))
         if action == "next_round":
             return seated and game.phase is Phase.ROUND_OVER
-        if action == "end_game":
+        if action in ("end_game", "remove_player"):
             return self.view is not None and self.view.is_host
         if action == "chat":
             return seated
@@ -394,6 +397,34 @@ class GameScreen(TableStage):
 
         self.app.push_screen(Confirm("End the game now, for everyone at the table?",
                                      "Yes, end it"), answered)
+
+    def action_remove_player(self) -> None:
+        """The host picks a person (not a bot, not themselves), confirms, and a bot plays
+        that seat to the end of the game; the person goes back to the lobby."""
+        view = self.view
+        if view is None:
+            return
+        people = [(i, s.name) for i, s in enumerate(view.seats)
+                  if not s.is_bot and i != view.my_seat]
+        if not people:
+            self.notify("nobody else to remove: the other seats are bots", markup=False)
+            return
+
+        def chosen(k: int | None) -> None:
+            if k is None:
+                return
+            seat, name = people[k]
+
+            def answered(answer: bool | None) -> None:
+                if answer:
+                    self._do(self.session.remove_seat, seat)
+
+            self.app.push_screen(Confirm(f"Remove {name} from the game? A bot plays their "
+                                         "seat, and they go back to the lobby.",
+                                         "Yes, remove"), answered)
+
+        self.app.push_screen(Choose("Remove whom from the game? (a bot plays their seat)",
+                                    [name for _, name in people]), chosen)
 
     # -- inputs ------------------------------------------------------------------------------
 

@@ -210,8 +210,9 @@ def test_a_seat_is_kept_when_its_player_drops_and_resumed_on_return(
     assert again.seat == seat and again.view().seats[seat].connected
 
 
-def test_a_keyless_guest_reclaims_their_seat_with_the_seat_code(
-        plain_deck: SimpleNamespace) -> None:
+def guest_in_a_game(plain_deck: SimpleNamespace) -> tuple[Hub, Session, Session, str, str]:
+    """A host, a keyless guest and a bot in a started game: the hub, the host's and the
+    guest's sessions, the table's code and the guest's seat code."""
     hub = make_hub(plain_deck)
     host = hub.attach(Player("key:h", "H"))
     guest = hub.attach(Player("guest:abc", "G"))
@@ -219,7 +220,12 @@ def test_a_keyless_guest_reclaims_their_seat_with_the_seat_code(
     guest.join(code)
     host.add_bot()
     host.start()
-    seat_code = guest.view().seat_code
+    return hub, host, guest, code, guest.view().seat_code
+
+
+def test_a_keyless_guest_reclaims_their_seat_with_the_seat_code(
+        plain_deck: SimpleNamespace) -> None:
+    hub, _host, guest, code, seat_code = guest_in_a_game(plain_deck)
     guest.detach()
     back = hub.attach(Player("guest:new-token", "G"))
     with pytest.raises(IllegalAction, match="seat code"):
@@ -367,6 +373,68 @@ def test_a_removed_player_is_told_and_watches(plain_deck: SimpleNamespace) -> No
     host.remove_seat(1)
     assert guest.seat is None and guest.table is host.table
     assert notes and "gave your seat away" in notes[0]
+
+
+def test_the_host_hands_a_disruptive_players_seat_to_a_bot_mid_game(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    notes: list[str] = []
+    host = hub.attach(Player("key:h", "Alice"))
+    bob = hub.attach(Player("key:b", "Bob"), on_notice=notes.append)
+    cy = hub.attach(Player("key:c", "Cy"))
+    code = host.create_table(NO_TIMER)
+    bob.join(code)
+    cy.join(code)
+    host.start()
+    table = host.table
+    with pytest.raises(IllegalAction, match="only the table's host"):
+        cy.remove_seat(1)
+    with pytest.raises(IllegalAction, match="removing yourself"):
+        host.remove_seat(0)
+    state = table.state
+    host.remove_seat(1)
+    # the seat plays on as a bot, with its name, points and hand; the game goes on
+    assert table.seats[1].is_bot and table.seats[1].name == "Bob"
+    assert table.seats[1].seat_code == ""
+    assert table.state == state  # the rules see the same game: points, cards, turn
+    assert "Alice removed Bob: a bot plays their seat" in [line.text for line in table.log]
+    # Bob is back in the lobby, told why in one line, and may not come back
+    assert bob.table is None and bob not in table.sessions
+    assert notes == [f"Alice removed you from table {code}: a bot plays your seat"]
+    with pytest.raises(IllegalAction, match="removed you"):
+        bob.join(code)
+    again = hub.attach(Player("key:b", "Bob"))  # reconnecting with the same key
+    assert again.resume() is None
+    with pytest.raises(IllegalAction, match="removed you"):
+        again.join(code)
+    with pytest.raises(IllegalAction, match="only people"):
+        host.remove_seat(1)  # a bot's seat stays
+
+
+def test_a_removed_guest_cannot_reclaim_the_seat_with_its_code(
+        plain_deck: SimpleNamespace) -> None:
+    hub, host, guest, code, seat_code = guest_in_a_game(plain_deck)
+    guest.detach()  # gone, seat kept...
+    host.remove_seat(1)  # ...until the host hands it to a bot
+    back = hub.attach(Player("guest:new-token", "G"))
+    assert not back.may_reclaim(code)
+    with pytest.raises(IllegalAction, match="seat code"):
+        back.reclaim(code, seat_code)
+
+
+def test_removing_the_last_player_the_round_waits_for_starts_the_next_round(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 3)
+    sessions[0].start()
+    table = sessions[0].table
+    play_round(sessions)
+    assert table.state.phase is Phase.ROUND_OVER
+    sessions[0].next_round()
+    sessions[1].next_round()
+    assert table.state.round == 1  # waiting for P2
+    sessions[0].remove_seat(sessions[2].seat)
+    assert table.state.round == 2
 
 
 class FailingJournal:

@@ -181,6 +181,30 @@ def test_a_game_in_progress_comes_back_exactly(plain_deck: SimpleNamespace,
     journal2.close()
 
 
+def test_a_player_removed_mid_game_stays_removed_after_a_restart(
+        plain_deck: SimpleNamespace, tmp_path: Path) -> None:
+    journal = open_journal(tmp_path / "data")
+    hub = make_hub(plain_deck, journal)
+    table, (ann, _bob, _cy) = seated_three(hub, TableOptions(turn_seconds=0))
+    ann.start()
+    sensible_move(table)
+    ann.remove_seat(1)
+    sensible_move(table)
+    before = snapshot(table)
+    journal.close()
+
+    hub2, journal2 = replayed(plain_deck, tmp_path / "data")
+    table2 = hub2.tables[table.code]
+    assert snapshot(table2) == before
+    assert table2.seats[1].is_bot and table2.seats[1].name == "Bob"
+    assert table2.removed == {BOB.id}
+    back = hub2.attach(BOB)
+    assert back.resume() is None
+    with pytest.raises(IllegalAction, match="removed you"):
+        back.join(table.code)
+    journal2.close()
+
+
 def test_play_goes_on_after_a_restart_and_survives_another(plain_deck: SimpleNamespace,
                                                            tmp_path: Path) -> None:
     data = tmp_path / "data"

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from server.app_guard import crash_of
 from tests.ssh.apps import BOARD
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
@@ -112,3 +113,21 @@ async def test_every_session_draws_with_the_same_colour_depth(game_server: Start
     bob = await TermClient.connect(server.port, env={"COLORTERM": "truecolor"})
     await bob.wait_for("len: 0")
     assert b"\x1b[38;2;" in bytes(bob.raw)  # 24-bit colour sequences on the wire
+
+
+async def test_textuals_help_panel_asked_for_as_an_app_closes_is_no_crash(
+    game_server: StartServer,
+) -> None:
+    """Found by fuzzing: junk that runs Textual's "Keys" command (its help panel) as the
+    app closes made ``mount`` raise "Can't mount widget(s) before Screen is mounted"."""
+    server = await game_server()
+    alice = await TermClient.connect(server.port)
+    await alice.wait_for("len: 0")
+    app = next(iter(server.sessions)).app
+    assert app is not None
+    app.exit(message="Goodbye from the test app.")
+    app.action_show_help_panel()  # the "Keys" command, landing just then
+    await alice.wait_closed()
+    assert crash_of(app) is None
+    assert b"Goodbye from the test app." in alice.raw
+    assert b"Traceback" not in alice.raw and b"crash" not in alice.raw.lower()

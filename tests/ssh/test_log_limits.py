@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from server.log_limits import RepeatFilter
+from server.oplog import connection_line
 
 
 class Clock:
@@ -43,3 +44,29 @@ def test_the_filter_remembers_a_bounded_number_of_kinds() -> None:
     for n in range(5000):
         repeat.filter(_record("%s: hello", f"10.{n // 65536}.{n // 256 % 256}.{n % 256}:1"))
     assert len(repeat._kinds) == 50
+
+
+def test_connection_lines_from_one_address_are_limited_whatever_their_port() -> None:
+    """Found by bench.flood: a blocked address guessing passwords wrote a "refused" line
+    per connection (each with its own port), 15,000 in 20 s."""
+    repeat = RepeatFilter(per_interval=5, interval_s=60, clock=Clock())
+    lines: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = lines.append  # type: ignore[method-assign]
+    handler.addFilter(repeat)
+    oplog_logger = logging.getLogger("connections")
+    level = oplog_logger.level
+    oplog_logger.addHandler(handler)
+    oplog_logger.setLevel(logging.INFO)
+    try:
+        for port in range(1000):
+            connection_line("refused", f"6.6.6.6:{port}", "", None, authenticated=False,
+                            reason="left before logging in")
+        connection_line("refused", "10.0.0.7:5000", "", None, authenticated=False,
+                        reason="left before logging in")
+        connection_line("joined", "6.6.6.6:7", "alice", None)
+    finally:
+        oplog_logger.removeHandler(handler)
+        oplog_logger.setLevel(level)
+    assert [r.getMessage().split(" port")[0] for r in lines] == [
+        "connection from 6.6.6.6"] * 5 + ["connection from 10.0.0.7", "connection from 6.6.6.6"]

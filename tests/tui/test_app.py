@@ -6,6 +6,7 @@ Several apps run at once here, as they do on the server: each one is a player.
 from __future__ import annotations
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, Label, Select, Static, Switch
 
 from engine import rules
@@ -16,7 +17,7 @@ from engine.session import Session
 from engine.tables import TableOptions
 from tests.tui.pilots import settle
 from tui.app import MissionApp
-from tui.confirm import Confirm
+from tui.confirm import Choose, Confirm
 from tui.end_screen import EndScreen
 from tui.game_screen import GameScreen
 from tui.help import HelpScreen
@@ -499,3 +500,56 @@ async def test_the_question_before_leaving_a_game_is_shown_whole_at_80_columns(
         # the whole question inside its box: wrapped over lines, not running off its edge
         assert question.region.right <= box.content_region.right
         assert question.region.height >= 2
+
+
+async def test_the_host_removes_a_person_mid_game_and_a_bot_plays_their_seat(hub: Hub) -> None:
+    ann = player_app(hub, "Ann")
+    async with ann.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c", "b")
+        await settle(pilot)
+        code = ann.session.view().code  # type: ignore[union-attr]
+        bob = player_app(hub, "Bob", code)
+        async with bob.run_test(size=(80, 24)) as bob_pilot:
+            await settle(pilot, bob_pilot)
+            await pilot.press("g")
+            await settle(pilot, bob_pilot)
+            assert isinstance(ann.screen, GameScreen) and isinstance(bob.screen, GameScreen)
+            # only the host is offered the key, in the key bar and in help
+            assert ("x", "remove", "remove_player") in ann.screen.key_hints()
+            assert not any(hint[0] == "x" for hint in bob.screen.key_hints())
+            assert any("Remove a person" in d for _, d in ann.keys_of(ann.screen))
+            assert not any("Remove a person" in d for _, d in bob.keys_of(bob.screen))
+
+            async def press(who: Pilot[str | None], *keys: str) -> None:
+                await who.press(*keys)
+                await settle(pilot, bob_pilot)
+
+            await press(bob_pilot, "x")
+            assert isinstance(bob.screen, GameScreen)
+            # the host chooses Bob (the only other person), then is asked
+            await press(pilot, "x")
+            assert isinstance(ann.screen, Choose)
+            await press(pilot, "1")
+            assert isinstance(ann.screen, Confirm)
+            await press(pilot, "n")
+            assert isinstance(bob.screen, GameScreen)
+            await press(pilot, "x", "1", "y")
+            table = hub.tables[code]
+            (bobs,) = [s for s in table.seats if s.name == "Bob"]
+            assert table.status == "playing" and bobs.is_bot
+            assert isinstance(ann.screen, GameScreen)
+            assert "Ann removed Bob: a bot plays their seat" in [line.text for line in table.log]
+            # Bob is back in the lobby, told why on its message line
+            assert isinstance(bob.screen, LobbyScreen)
+            assert "Ann removed you from table" in text_of(bob, "#lobby-message")
+            with pytest.raises(rules.IllegalAction, match="removed you"):
+                bob.session.join(code)  # type: ignore[union-attr]
+
+
+async def test_textuals_help_panel_opens_our_help_instead(hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.run_action("show_help_panel")  # Textual's "Keys" command
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert not app.query("HelpPanel") and not app.screen.query("HelpPanel")

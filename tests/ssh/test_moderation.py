@@ -1,0 +1,46 @@
+"""The table host removes a disruptive player mid-game, over SSH with real keys."""
+
+from __future__ import annotations
+
+import asyncssh
+import pytest
+
+from engine.cards import load_deck
+from engine.hub import Hub
+from server.cli import mission_app_factory
+from tests.ssh.client import TermClient, until
+from tests.ssh.conftest import StartServer
+from tests.ssh.friends import three_at_a_table
+
+pytestmark = pytest.mark.xdist_group("e2e")
+
+
+async def test_the_host_hands_a_players_seat_to_a_bot_and_they_cannot_come_back(
+    game_server: StartServer,
+) -> None:
+    hub = Hub(deck=load_deck(), seed="mod", settle_ms=40, bot_delay=0.0)
+    server = await game_server(mission_app_factory(hub))
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(3)]
+    (alice, bob, carol), table = await three_at_a_table(server.port, hub, keys=keys)
+    alice.send("g")
+    await until(lambda: table.status == "playing", "the game to start")
+    await alice.wait_for("x remove")  # the host's key bar offers it...
+    await bob.wait_for("Round 1")
+    assert "x remove" not in bob.text()  # ...nobody else's
+    alice.send("x")
+    await alice.wait_for("Remove whom")
+    alice.send("1")  # bob, the first other person
+    await alice.wait_for("Remove bob from the game?")
+    alice.send("y")
+    await until(lambda: table.seats[1].is_bot, "a bot in bob's seat")
+    assert table.status == "playing" and table.seats[1].name == "bob"
+    await carol.wait_for("alice removed bob: a bot plays their seat")
+    await bob.wait_for("the lobby")
+    await bob.wait_for("alice removed you from table")
+
+    bob.close()  # back with the same key, straight to the table: refused
+    again = await TermClient.connect(server.port, username="bob", key=keys[1],
+                                     command=table.code)
+    await again.wait_for("You may not join table")
+    assert table.seat_of(again_id := f"key:{keys[1].get_fingerprint()}") is None
+    assert again_id in table.removed
