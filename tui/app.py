@@ -29,7 +29,7 @@ from tui.lean_strips import install as lean_strips
 from tui.lobby_screen import LobbyScreen
 from tui.messages import HubChanged, HubNotice, ShowSetup, attempt
 from tui.stage import TableStage
-from tui.styles import share_parsed_css
+from tui.styles import keep_component_nodes, share_parsed_css
 from tui.table_screen import TableScreen
 from tui.too_small import TooSmallScreen, too_small
 
@@ -52,6 +52,7 @@ class MissionApp(App[str | None]):
     def __init__(self, hub: Hub, player: Player, join_code: str | None = None, *,
                  invite: str = "ssh -t host") -> None:
         share_parsed_css()
+        keep_component_nodes()
         lean_strips()
         super().__init__()
         self.hub = hub

@@ -33,7 +33,16 @@ def drawn(strips: Strip | list[Strip] | tuple[Strip, ...]) -> list[list[Segment]
 def test_installed_on_the_pinned_textual() -> None:
     assert lean_strips.install()
     strip = Strip([Segment("hello")])
-    assert isinstance(strip._crop_cache, lean_strips.LazyFIFOCache)
+    assert isinstance(strip._crop_cache, FIFOCache)
+
+
+def test_a_strip_holds_no_cache_until_it_uses_one() -> None:
+    strip = Strip([Segment("hello", Style(bold=True))])
+    assert not [o for o in gc.get_referents(strip) if isinstance(o, FIFOCache)]
+    strip.crop(1, 3)
+    held = [o for o in gc.get_referents(strip) if isinstance(o, FIFOCache)]
+    assert len(held) == 1 and len(held[0]) == 1  # the crop cache, holding that crop
+    assert strip.crop(1, 3) is strip.crop(1, 3)  # and it is used
 
 
 @given(segments, st.lists(st.integers(0, 40), max_size=4))
@@ -53,18 +62,6 @@ def test_crop_extend_draws_what_textual_draws(parts: list[tuple[str, Style | Non
     start, end = min(start, end), max(start, end)
     expected = lean_strips._ORIGINAL_CROP_EXTEND(strip_of(parts), start, end, style)
     assert drawn(strip_of(parts).crop_extend(start, end, style)) == drawn(expected)
-
-
-@given(st.lists(st.tuples(st.sampled_from(["get", "set"]), st.integers(0, 8))))
-def test_the_lazy_cache_keeps_what_textual_s_cache_keeps(steps: list[tuple[str, int]]) -> None:
-    ours, theirs = lean_strips.LazyFIFOCache(4), FIFOCache(4)
-    for n, (what, key) in enumerate(steps):
-        if what == "set":
-            ours[key] = theirs[key] = n
-        else:
-            assert ours.get(key) == theirs.get(key)
-        assert len(ours) == len(theirs)
-        assert list(ours.keys()) == list(theirs.keys())
 
 
 def test_no_strip_is_left_for_the_cyclic_collector() -> None:

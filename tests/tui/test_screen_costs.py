@@ -4,25 +4,30 @@ the timings (bench/screens.py measures those).
 - While playing, the layout is fixed: a pick, a key typed into the plan or the chat, and a
   new log line repaint; none re-lays out the screen.
 - The stylesheet is parsed once per process, not once per player.
+- Restyling a widget (focus moving, a class changing) makes no garbage for the cyclic
+  collector, whose pauses stop every player at once.
 - A new player's first screen goes out once, whole, when it has settled.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from textual import events
 from textual.app import App
+from textual.dom import DOMNode
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.screen import Screen
+from textual.widget import Widget
 
 from engine.cards import load_deck
 from engine.hub import Hub
@@ -87,6 +92,76 @@ async def test_the_stylesheet_is_parsed_once_for_every_player_in_the_process() -
     async with second.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
     assert styles.parses == parsed
+
+
+async def test_moving_focus_about_the_lobby_leaves_no_garbage_for_the_cyclic_collector(
+        ) -> None:
+    hub = Hub(deck=load_deck(), seed="gc", settle_ms=0, bot_delay=0.0)
+    app = MissionApp(hub, Player("key:ann", "Ann"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        gc.collect()
+        gc.disable()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            focused = set()
+            for _ in range(12):  # round the lobby's fields and lists, twice
+                await pilot.press("tab")
+                await pilot.pause()
+                focused.add(app.focused)
+            gc.collect()
+            left = {type(o).__name__ for o in gc.garbage if isinstance(o, DOMNode)}
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+            gc.enable()
+        assert len(focused) >= 2  # the name and the table code, at least
+        assert not left
+
+
+class Part(Widget):
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"part--mark"}
+    DEFAULT_CSS = """
+    Part > .part--mark { color: red; }
+    Part.hot > .part--mark { color: blue; }
+    Part:focus > .part--mark { text-style: bold; }
+    """
+    can_focus = True
+
+    def render(self) -> str:
+        return "x"
+
+
+async def test_a_kept_component_node_still_follows_its_widget_s_classes_and_focus() -> None:
+    styles.keep_component_nodes()
+
+    class One(App[None]):
+        def compose(self) -> Iterator[Widget]:
+            yield Part()
+
+    app = One()
+    async with app.run_test() as pilot:
+        part = app.query_one(Part)
+        part.blur()
+        await pilot.pause()
+        node = part.get_component_styles("part--mark").node
+
+        def mark() -> tuple[str | None, bool]:
+            style = part.get_component_rich_style("part--mark")
+            return (style.color.name if style.color else None), bool(style.bold)
+
+        assert mark() == ("#ff0000", False)
+        part.add_class("hot")
+        await pilot.pause()
+        assert mark() == ("#0000ff", False)
+        part.focus()
+        await pilot.pause()
+        assert mark() == ("#0000ff", True)
+        part.remove_class("hot")
+        part.blur()
+        await pilot.pause()
+        assert mark() == ("#ff0000", False)
+        assert part.get_component_styles("part--mark").node is node  # restyled in place
 
 
 class FrameCounter(Driver):
