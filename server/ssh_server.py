@@ -236,7 +236,8 @@ class _Connection(asyncssh.SSHServer):
         if open_here >= self._game.config.sessions_per_connection:
             log.info("%s: refused another session on the same connection", self._peer)
             return False
-        session = GameSession(self._game, self._identity.player(), self._peer, connection=self)
+        session = GameSession(self._game, self._identity.player(self.address), self._peer,
+                              connection=self)
         self._opened.append(session)
         open_here = sum(1 for s in self._game.sessions if s.address == self.address)
         refusal = self._game.gate.session_opened(self.address, open_here)
