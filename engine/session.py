@@ -82,8 +82,8 @@ class Session:
         if self.player.id in table.removed:
             raise IllegalAction(f"the host removed you from table {table.code}")
         if self._kept_out_of(table):
-            refusal = (f"the host of table {table.code} removed a player from your address: "
-                       "no new guest from there may join or watch it")
+            refusal = (f"table {table.code}'s host removed a player from your address: "
+                       "no new guest from there may join or watch")
             self.on_notice(refusal)  # a notice is also the lobby's line: say it there
             raise IllegalAction(refusal)
         if self.table is not table:

@@ -81,7 +81,8 @@ async def test_a_removed_guest_cannot_come_back_as_a_new_guest_from_the_same_add
     mallory.close()  # back as a new guest, from the same address: refused, told why
     again = await TermClient.connect(server.port, username="mallory", command=table.code,
                                      source=home)
-    await again.wait_for(f"the host of table {table.code} removed a player from your address")
+    await again.wait_for(f"table {table.code}'s host removed a player from your address: "
+                         "no new guest from there may join or watch")  # one line at 100x30
     await again.wait_for("the lobby")
     assert "No table has the code" not in again.text()
     assert len(table.sessions) == 2  # alice and fay, nobody watching
