@@ -98,6 +98,9 @@ class _Connection(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._conn is not None:
             self._game.connections.discard(self._conn)
+            # gone: nothing more to close, and a session that ends after this (its app
+            # takes a moment) arms no timer that would hold it, through this connection
+            self._conn = None
         if self._idle_timer is not None:
             self._idle_timer.cancel()
         if self._admitted:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import weakref
@@ -19,7 +20,7 @@ from engine.session import CHAT_BURST
 from server.app_guard import ShownNotices, bound_notices
 from server.cli import mission_app_factory
 from server.context import SessionContext
-from server.limits import SessionLimits
+from server.limits import ConnectionLimits, SessionLimits
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
 from tests.ssh.friends import three_at_a_table
@@ -134,3 +135,32 @@ def test_notices_are_bounded_and_said_once() -> None:
     for text in ("a", "b", "a", "c", "d"):
         notices.add(Notification(text))
     assert [n.message for n in notices] == ["b", "c", "d"]
+
+
+async def test_a_dropped_connection_does_not_keep_its_app(
+    game_server: StartServer, client_key: asyncssh.SSHKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection that drops (no goodbye) is gone before its session ends; the session's
+    end must not arm the connection's no-game timer, which would hold the app (through the
+    connection's sessions) until it fires."""
+    monkeypatch.setattr(logging.getLogger("server"), "propagate", False)
+    hub = Hub(deck=load_deck(), seed="drop", settle_ms=0, bot_delay=0.0)
+    build = mission_app_factory(hub)
+    apps: list[weakref.ref[App[Any]]] = []
+
+    def factory(context: SessionContext) -> App[Any]:
+        app = build(context)
+        apps.append(weakref.ref(app))
+        return app
+
+    wait = 2.0
+    server = await game_server(factory,
+                               connection_limits=ConnectionLimits(session_wait_s=wait))
+    player = await TermClient.connect(server.port, username="zed", key=client_key)
+    await player.wait_for("the lobby")
+    await asyncio.sleep(wait + 0.2)  # the no-game timer armed at login has fired
+    player.abort()
+    await until(lambda: not server.sessions and not server.connections, "the player gone")
+    await until(lambda: not hub.sessions, "the hub let go of the session")
+    gc.collect()
+    assert [ref() for ref in apps] == [None]
