@@ -24,8 +24,8 @@ been timed at the three other seats (or ``--seconds`` at most). It prints, per a
 pick -> other seats p50/p95 quiet and under abuse, the server's RSS before the abuse, at
 its end and 10 s after the abuser has gone (what comes back), the log lines it wrote, and
 names every figure that misses 100 ms. ``--lifted`` lifts the limits
-(per-address caps, login delays and blocks, the admission line, window-change pacing):
-what the limits buy.
+(per-address caps, login delays and blocks, the admission line, window-change pacing, the
+notifications one app shows): what the limits buy.
 
     python -m bench.flood [--picks 6] [--seconds 30] [--pace 0.6] [--abuse NAME ...]
 """
@@ -70,7 +70,7 @@ LIFTED = ["max_unauthenticated=1000000", "max_unauthenticated_per_source=1000000
           "session_burst=1000000", "apps_starting_at_once=100000", "auth_delay_s=0.000001",
           "auth_delay_max_s=0.000001", "auth_failures_to_block=1000000000",
           "session_wait_s=1000000", "resize_interval_s=0.02", "max_columns=500",
-          "max_rows=200", "max_resizes_per_s=1000000000"]
+          "max_rows=200", "max_resizes_per_s=1000000000", "max_notices=1000000"]
 
 
 
@@ -401,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--abuse", action="append", choices=list(ABUSES))
     parser.add_argument("--lifted", action="store_true",
                         help="lift the limits (per-address caps, login delays and blocks,"
-                             " the admission line, window-change pacing)")
+                             " the admission line, window-change pacing, notifications)")
     options = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     logging.getLogger("asyncio").setLevel(logging.ERROR)  # writes to dropped abusers
     print(f"one table of four over SSH, pick -> other seats; limits "
