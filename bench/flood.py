@@ -21,10 +21,11 @@ window (no abuse) is timed first, then the same window with the abuse running:
 
 Each abuse gets a fresh server and table. Each window lasts until ``--picks`` picks have
 been timed at the three other seats (or ``--seconds`` at most). It prints, per abuse,
-pick -> other seats p50/p95 quiet and under abuse, the server's RSS and the log lines it
-wrote, and names every figure that misses 100 ms. ``--lifted`` lifts the limits
-(per-address caps, login delays and blocks, the admission line, window-change pacing):
-what the limits buy.
+pick -> other seats p50/p95 quiet and under abuse, the server's RSS before the abuse, at
+its end and 10 s after the abuser has gone (what comes back), the log lines it wrote, and
+names every figure that misses 100 ms. ``--lifted`` lifts the limits
+(per-address caps, login delays and blocks, the admission line, window-change pacing, the
+notifications one app shows): what the limits buy.
 
     python -m bench.flood [--picks 6] [--seconds 30] [--pace 0.6] [--abuse NAME ...]
 """
@@ -62,13 +63,14 @@ from bench.play import (
 PASSWORD = "friends"
 ABUSER = "127.0.2"  # each abuse from an address of its own: 127.0.2.N
 TARGET_MS = 100.0
+AFTER_S = 10.0  # after the abuse stops, this long before the server's RSS is read again
 BIG = (500, 200)
 LIFTED = ["max_unauthenticated=1000000", "max_unauthenticated_per_source=1000000",
           "max_connections_per_source=1000000", "max_sessions_per_source=1000000",
           "session_burst=1000000", "apps_starting_at_once=100000", "auth_delay_s=0.000001",
           "auth_delay_max_s=0.000001", "auth_failures_to_block=1000000000",
           "session_wait_s=1000000", "resize_interval_s=0.02", "max_columns=500",
-          "max_rows=200", "max_resizes_per_s=1000000000"]
+          "max_rows=200", "max_resizes_per_s=1000000000", "max_notices=1000000"]
 
 
 
@@ -355,14 +357,16 @@ async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]
         abuse = asyncio.create_task(ABUSES[name](target, stop))
         await asyncio.sleep(1.0)  # under way
         loud = await table.window(options.picks, options.seconds)
+        rss_flood = server.rss_mb()
         stop.set()
         try:
             await asyncio.wait_for(abuse, 30)
         except (TimeoutError, OSError, asyncssh.Error) as error:
             abuse.cancel()
             print(f"  ({name}: {error!r})")
+        await asyncio.sleep(AFTER_S)  # the abuser has gone: what memory comes back
         print(f"{name:20} {_figures(quiet):>22} {_figures(loud):>24}"
-              f" {rss_before:5.0f}->{server.rss_mb():5.0f} MB"
+              f" {rss_before:5.0f}->{rss_flood:5.0f}->{server.rss_mb():5.0f} MB"
               f" {_log_lines(server) - lines_before:9}", flush=True)
     finally:
         table.leave()
@@ -380,7 +384,7 @@ async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]
 
 async def run(options: argparse.Namespace) -> list[str]:
     print(f"{'abuse':20} {'quiet p50/p95 (n)':>22} {'under abuse p50/p95 (n)':>24}"
-          f" {'server RSS':>14} {'log lines':>9}", flush=True)
+          f" {'RSS before->abuse->gone':>23} {'log lines':>9}", flush=True)
     misses: list[str] = []
     for n, name in enumerate(options.abuse or list(ABUSES)):
         misses += await one_abuse(options, n, name)
@@ -397,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--abuse", action="append", choices=list(ABUSES))
     parser.add_argument("--lifted", action="store_true",
                         help="lift the limits (per-address caps, login delays and blocks,"
-                             " the admission line, window-change pacing)")
+                             " the admission line, window-change pacing, notifications)")
     options = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     logging.getLogger("asyncio").setLevel(logging.ERROR)  # writes to dropped abusers
     print(f"one table of four over SSH, pick -> other seats; limits "

@@ -277,7 +277,7 @@ class Hub:
                 seat.connected, seat.away_since, seat.botted = (
                     was.connected, was.away_since, was.botted)
         for name in ("options", "host_id", "seats", "state", "status", "games", "seq", "log",
-                     "chat", "removed"):
+                     "chat", "removed", "removed_from"):
             setattr(table, name, getattr(fresh, name))
 
     def _apply(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
@@ -311,16 +311,19 @@ class Hub:
             if table.host_id is not None:
                 self._log(table, f"{self._name_of(table, table.host_id)} is now the host")
 
-    def _cmd_remove(self, table: Table, seat: int, by: str) -> None:
+    def _cmd_remove(self, table: Table, seat: int, by: str,
+                    addresses: list[str] | None = None) -> None:
         """The host hands a person's seat to a bot for the rest of the game: the seat keeps
         its name, points and hand (the rules go on as they were); its person may not come
-        back to this table, with a key or with the seat code."""
+        back to this table, with a key or with the seat code, and no new guest may come in
+        from the ``addresses`` they were connected from."""
         if table.status != "playing" or not 0 <= seat < len(table.seats):
             raise IllegalAction("there is no such seat in a game here")
         gone = table.seats[seat]
         if gone.is_bot or gone.player_id == by:
             raise IllegalAction("only another person's seat can be removed")
         table.removed.add(gone.player_id)
+        table.removed_from.update(addresses or ())
         gone.player_id, gone.seat_code = f"bot:removed:{seat}:{len(table.removed)}", ""
         gone.connected, gone.away_since, gone.botted = True, None, False
         table.bots.pop(seat, None)

@@ -81,6 +81,11 @@ class Session:
             return
         if self.player.id in table.removed:
             raise IllegalAction(f"the host removed you from table {table.code}")
+        if self._kept_out_of(table):
+            refusal = (f"table {table.code}'s host removed a player from your address: "
+                       "no new guest from there may join or watch")
+            self.on_notice(refusal)  # a notice is also the lobby's line: say it there
+            raise IllegalAction(refusal)
         if self.table is not table:
             self.leave()
             self._enter(table)
@@ -95,6 +100,13 @@ class Session:
             return
         self.hub.command(table, "join", {"player": self.player.id, "name": self.player.name,
                                           "seat_code": self.hub.new_seat_code()})
+
+    def _kept_out_of(self, table: Table) -> bool:
+        """A keyless guest without a seat at ``table``, from an address a removed player
+        came from: perhaps that player again, with a new guest's identity. (Friends behind
+        one address who already sit there keep their seats: they hold a seat, or its code.)"""
+        return (self.player.is_guest and self.player.address in table.removed_from
+                and table.seat_of(self.player.id) is None)
 
     def resume(self) -> str | None:
         """Back to the game this player has a seat in, if one is running; its code."""
@@ -216,7 +228,10 @@ class Session:
         gone = table.seats[seat].player_id
         if table.seats[seat].is_bot:
             raise IllegalAction("a bot's seat stays in the game: only people are removed")
-        self.hub.command(table, "remove", {"seat": seat, "by": self.player.id})
+        addresses = sorted({other.player.address for other in self.hub.sessions
+                            if other.player.id == gone and other.player.address})
+        self.hub.command(table, "remove", {"seat": seat, "by": self.player.id,
+                                            "addresses": addresses})
         for other in list(table.sessions):
             if other.player.id == gone:
                 other.leave()

@@ -168,6 +168,8 @@ class Table:
     ready: set[int] = field(default_factory=set)
     # the people the host removed from a game here: they may not come back to this table
     removed: set[str] = field(default_factory=set)
+    # the addresses they were connected from: a new guest from one may not come in either
+    removed_from: set[str] = field(default_factory=set)
 
     def waiting_ready(self) -> tuple[int, ...]:
         """The connected people who have not said they are ready for the next round."""

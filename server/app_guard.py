@@ -12,7 +12,10 @@ A Textual app assumes it owns the process. Here it does not, so before it runs:
   show the player, instead of being printed on the server's stderr;
 - Textual's own help panel (the "Keys" command) is never mounted on a closing app: junk
   typed while an app closed raised "Can't mount widget(s) before Screen is mounted" and
-  crashed it.
+  crashed it;
+- its notifications are bounded, and a toast that ends goes whole (see
+  :func:`bound_notices`): a flood of refused chat lines grew one app by about 1.5 MB a
+  second, for as long as it ran.
 
 These are instance attributes set once per app: the app's own code is not changed, and the
 tui needs to know nothing about them.
@@ -31,8 +34,12 @@ from rich.console import Console, RenderableType
 from textual import constants
 from textual._styles_cache import StylesCache
 from textual.app import App, ScreenStackError
+from textual.css.query import NoMatches
+from textual.notifications import Notification, Notifications
+from textual.widgets._toast import ToastHolder, ToastRack
 
 from server.driver import SSHDriver
+from server.limits import SessionLimits
 from server.terminal import SessionTerminal
 
 log = logging.getLogger(__name__)
@@ -107,8 +114,60 @@ def _guard_help_panel(app: App[Any]) -> None:
     app.action_show_help_panel = show_unless_closing  # type: ignore[method-assign]
 
 
-def guard_app(app: App[Any], terminal: SessionTerminal) -> ExitNotes:
-    """Prepare ``app`` to run on ``terminal`` inside the shared server process."""
+class ShownNotices(Notifications):
+    """An app's notifications, bounded: a notice with the same text as one still showing
+    is not shown again, and at most ``most`` show at once (a new one pushes out the
+    oldest)."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.most = most
+
+    def add(self, notification: Notification) -> ShownNotices:
+        showing = self._reap()._notifications
+        said = (notification.message, notification.title)
+        if any((shown.message, shown.title) == said for shown in showing.values()):
+            return self
+        while showing and len(showing) >= self.most:
+            del showing[next(iter(showing))]  # the oldest: dicts keep their order
+        showing[notification.identity] = notification
+        return self
+
+
+def bound_notices(app: App[Any], most: int) -> None:
+    """Bound the toasts on ``app``'s screen and drop each one whole when it ends.
+
+    Every notification is a widget on the player's screen (a toast in a holder), laid out
+    and drawn with the screen. A player whose chat lines are refused twenty times a second
+    piled up a hundred of them, and more: when Textual's toast rack drops a toast whose
+    notice ran out before the toast's own timer fired (any busy moment), it removes the
+    toast and leaves its holder in the rack for as long as the app runs. Here the notices
+    are bounded (:class:`ShownNotices`), and whenever the toasts are brought up to date,
+    the holder of every notice no longer showing is removed first.
+    """
+    app._notifications = ShownNotices(most)
+    refresh = app._refresh_notifications
+
+    def refresh_without_stale_holders() -> None:
+        try:
+            rack = app.screen.get_child_by_type(ToastRack)
+        except (ScreenStackError, NoMatches):
+            pass
+        else:
+            showing = {ToastRack._toast_id(notice) for notice in app._notifications}
+            for holder in rack.children:
+                if (isinstance(holder, ToastHolder) and holder.id not in showing
+                        and not holder._pruning):
+                    holder.remove()
+        refresh()
+
+    app._refresh_notifications = refresh_without_stale_holders  # type: ignore[method-assign]
+
+
+def guard_app(app: App[Any], terminal: SessionTerminal,
+              max_notices: int = SessionLimits.max_notices) -> ExitNotes:
+    """Prepare ``app`` to run on ``terminal`` inside the shared server process, with at
+    most ``max_notices`` notifications showing at once."""
     app.driver_class = partial(SSHDriver, terminal=terminal)  # type: ignore[assignment]
     # redirect_stdout(x) with x the stream already in place is a no-op, so apps starting
     # and stopping in any order always put back the same streams.
@@ -119,6 +178,7 @@ def guard_app(app: App[Any], terminal: SessionTerminal) -> ExitNotes:
     app.save_screenshot = _refuse_screenshot  # type: ignore[method-assign]
     app.deliver_screenshot = _refuse_screenshot  # type: ignore[method-assign]
     _guard_help_panel(app)
+    bound_notices(app, max_notices)
     notes = ExitNotes()
     app._print_error_renderables = partial(notes.collect, app)  # type: ignore[method-assign]
     return notes

@@ -104,9 +104,10 @@ class Identity:
         """Let in without a key (guest or shared password)."""
         self._key = None
 
-    def player(self) -> Player:
-        """The player this connection is, once authentication has succeeded."""
+    def player(self, address: str = "") -> Player:
+        """The player this connection is, once authentication has succeeded, connected
+        from ``address``."""
         name = clean_name(self.username) or "guest"
         if self._key is not None:
-            return Player(id=f"key:{self._key}", name=name)
-        return Player(id=f"guest:{self._guest_token}", name=name)
+            return Player(id=f"key:{self._key}", name=name, address=address)
+        return Player(id=f"guest:{self._guest_token}", name=name, address=address)

@@ -28,6 +28,10 @@ class SessionLimits:
     ``max_resizes_per_s`` in a second (no window manager does) is disconnected: even
     unused, each one costs the server a packet to decrypt.
 
+    At most ``max_notices`` notifications show at once in one app (each is a widget on
+    the player's screen): a notice the same as one still showing is not shown again, and
+    a new one beyond the limit pushes out the oldest.
+
     An app told to exit has ``exit_grace_s`` before its task is cancelled; at shutdown,
     clients get ``hangup_wait_s`` to hang up by themselves before they are disconnected.
     """
@@ -47,6 +51,7 @@ class SessionLimits:
     max_rows: int = 80
     resize_interval_s: float = 0.25
     max_resizes_per_s: int = 200
+    max_notices: int = 3
     exit_grace_s: float = 5.0
     hangup_wait_s: float = 1.0
 

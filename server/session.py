@@ -226,7 +226,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.terminal.when_drawn(slot.release)
         try:
             app = self._host.app_factory(self._context())
-            notes = guard_app(app, self.terminal)
+            notes = guard_app(app, self.terminal, self._host.limits.max_notices)
             self.app = app
             await run_app(app, self._host.task_factory)
             status = app.return_code or 0

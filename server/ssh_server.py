@@ -98,6 +98,9 @@ class _Connection(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._conn is not None:
             self._game.connections.discard(self._conn)
+            # gone: nothing more to close, and a session that ends after this (its app
+            # takes a moment) arms no timer that would hold it, through this connection
+            self._conn = None
         if self._idle_timer is not None:
             self._idle_timer.cancel()
         if self._admitted:
@@ -236,7 +239,8 @@ class _Connection(asyncssh.SSHServer):
         if open_here >= self._game.config.sessions_per_connection:
             log.info("%s: refused another session on the same connection", self._peer)
             return False
-        session = GameSession(self._game, self._identity.player(), self._peer, connection=self)
+        session = GameSession(self._game, self._identity.player(self.address), self._peer,
+                              connection=self)
         self._opened.append(session)
         open_here = sum(1 for s in self._game.sessions if s.address == self.address)
         refusal = self._game.gate.session_opened(self.address, open_here)

@@ -422,6 +422,45 @@ def test_a_removed_guest_cannot_reclaim_the_seat_with_its_code(
         back.reclaim(code, seat_code)
 
 
+HOME = "203.0.113.7"  # one household's address: friends behind one router share it
+
+
+def test_a_removed_guest_cannot_come_back_as_a_new_guest_from_their_address(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    host = hub.attach(Player("key:h", "Alice"))
+    mallory = hub.attach(Player("guest:m", "Mallory", address=HOME))
+    friend = hub.attach(Player("guest:f", "Fay", address=HOME))
+    code = host.create_table(NO_TIMER)
+    mallory.join(code)
+    friend.join(code)
+    host.start()
+    table = host.table
+    friend_code = friend.view().seat_code
+    host.remove_seat(1)
+    assert table.removed_from == {HOME}
+
+    notes: list[str] = []
+    back = hub.attach(Player("guest:new", "M", address=HOME), on_notice=notes.append)
+    for spectate in (False, True):
+        with pytest.raises(IllegalAction, match="host removed a player from your address"):
+            back.join(code, spectate=spectate)
+        assert back.table is None and back not in table.sessions
+    assert notes == [f"table {code}'s host removed a player from your address: "
+                     "no new guest from there may join or watch"] * 2
+    # the friend who sits there keeps the seat, and takes it back with its code
+    assert friend.seat == 2
+    friend.detach()
+    again = hub.attach(Player("guest:again", "Fay", address=HOME))
+    again.reclaim(code, friend_code)
+    assert again.seat == 2 and table.seats[2].connected
+    # a guest from elsewhere, and a player with a key from the same address, may watch
+    for other in (Player("guest:x", "X", address="198.51.100.1"), Player("key:k", "K", HOME)):
+        watcher = hub.attach(other)
+        watcher.join(code, spectate=True)
+        assert watcher.table is table and watcher.seat is None
+
+
 def test_removing_the_last_player_the_round_waits_for_starts_the_next_round(
         plain_deck: SimpleNamespace) -> None:
     hub = make_hub(plain_deck)

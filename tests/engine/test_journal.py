@@ -39,7 +39,7 @@ from engine.tables import Table, TableOptions
 ROOT = Path(__file__).resolve().parents[2]
 
 ANN = Player("key:SHA256:ann", "Ann")
-BOB = Player("key:SHA256:bob", "Bob")
+BOB = Player("key:SHA256:bob", "Bob", address="198.51.100.2")
 CY = Player("guest:cy", "Cy")
 DEE = Player("key:SHA256:dee", "Dee")
 
@@ -198,6 +198,7 @@ def test_a_player_removed_mid_game_stays_removed_after_a_restart(
     assert snapshot(table2) == before
     assert table2.seats[1].is_bot and table2.seats[1].name == "Bob"
     assert table2.removed == {BOB.id}
+    assert table2.removed_from == {"198.51.100.2"}
     back = hub2.attach(BOB)
     assert back.resume() is None
     with pytest.raises(IllegalAction, match="removed you"):

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import weakref
 from typing import Any
 
+import asyncssh
 import pytest
 from textual.app import App
+from textual.notifications import Notification
+from textual.widgets._toast import Toast, ToastRack
 
 from engine.cards import load_deck
 from engine.hub import Hub
+from engine.session import CHAT_BURST
+from server.app_guard import ShownNotices, bound_notices
 from server.cli import mission_app_factory
 from server.context import SessionContext
-from tests.ssh.client import until
+from server.limits import ConnectionLimits, SessionLimits
+from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
 from tests.ssh.friends import three_at_a_table
 
@@ -57,3 +64,103 @@ async def test_no_app_or_screen_outlives_its_session(
     assert [ref() for ref in screens] == [None] * len(screens)
     assert sum(ref() is not None for ref in drawn) == 0  # not even in Textual's caches
     assert all(not t.sessions for t in hub.tables.values())
+
+
+async def test_a_chat_flood_leaves_a_few_notices_on_the_flooders_screen(
+    game_server: StartServer, client_key: asyncssh.SSHKey
+) -> None:
+    """Refused chat lines, each a notification: the flooder's screen holds a bounded few
+    (it held one toast per refusal, a hundred at twenty lines a second), and the
+    repeated refusal is said once."""
+    hub = Hub(deck=load_deck(), seed="flood", settle_ms=0, bot_delay=0.2)
+    build = mission_app_factory(hub)
+    apps: list[App[Any]] = []
+    said: list[str] = []
+
+    def factory(context: SessionContext) -> App[Any]:
+        app = build(context)
+        notify = app.notify
+
+        def counted(message: str, **kwargs: Any) -> None:
+            said.append(message)
+            notify(message, **kwargs)
+
+        app.notify = counted  # type: ignore[method-assign]
+        apps.append(app)
+        return app
+
+    server = await game_server(factory)
+    chatty = await TermClient.connect(server.port, username="chatty", key=client_key)
+    await chatty.wait_for("the lobby")
+    chatty.send("cbb")  # a table of their own, two bots
+    await until(lambda: any(len(t.seats) == 3 for t in hub.tables.values()), "two bots")
+    chatty.send("g")
+    await chatty.wait_for("Round 1")
+    lines = 30
+    chatty.send("".join(f"cline {n}\r" for n in range(lines)))
+    # each refused line is one notification asked for (the lead, while picking, is also
+    # told once per line that they are muted)
+    await until(lambda: len(said) >= lines - CHAT_BURST, "the refusals", timeout=20)
+    (app,) = apps
+    rack = app.screen.get_child_by_type(ToastRack)
+    await until(lambda: not any(h._pruning for h in rack.children), "the toasts settled")
+    most = SessionLimits().max_notices
+    assert 1 <= len(app._notifications) <= most
+    assert 1 <= len(rack.children) <= most
+    assert len({n.message for n in app._notifications}) == len(app._notifications)
+
+
+async def test_a_toast_whose_notice_ran_out_goes_with_its_holder() -> None:
+    """Textual's toast rack, when it drops a toast whose notice ran out before the toast's
+    own timer fired (a busy loop), removed the toast and left its holder on the screen for
+    the rest of the app's life: one more widget per late toast."""
+    app: App[None] = App()
+    bound_notices(app, 3)
+    async with app.run_test(notifications=True) as pilot:
+        app.notify("first")
+        rack = app.screen.get_child_by_type(ToastRack)
+        await until(lambda: len(rack.query(Toast)) == 1, "the first toast")
+        (first,) = app._notifications
+        first.raised_at -= first.timeout + 1  # ran out; its toast's timer has not fired
+        app.notify("second")
+        await until(lambda: [t._notification.message for t in rack.query(Toast)] == ["second"],
+                    "only the second toast")
+        await pilot.pause()
+        assert [holder.id for holder in rack.children if not holder._pruning] == [
+            ToastRack._toast_id(next(iter(app._notifications)))]
+
+
+def test_notices_are_bounded_and_said_once() -> None:
+    notices = ShownNotices(3)
+    for text in ("a", "b", "a", "c", "d"):
+        notices.add(Notification(text))
+    assert [n.message for n in notices] == ["b", "c", "d"]
+
+
+async def test_a_dropped_connection_does_not_keep_its_app(
+    game_server: StartServer, client_key: asyncssh.SSHKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection that drops (no goodbye) is gone before its session ends; the session's
+    end must not arm the connection's no-game timer, which would hold the app (through the
+    connection's sessions) until it fires."""
+    monkeypatch.setattr(logging.getLogger("server"), "propagate", False)
+    hub = Hub(deck=load_deck(), seed="drop", settle_ms=0, bot_delay=0.0)
+    build = mission_app_factory(hub)
+    apps: list[weakref.ref[App[Any]]] = []
+
+    def factory(context: SessionContext) -> App[Any]:
+        app = build(context)
+        apps.append(weakref.ref(app))
+        return app
+
+    wait = 2.0
+    server = await game_server(factory,
+                               connection_limits=ConnectionLimits(session_wait_s=wait))
+    player = await TermClient.connect(server.port, username="zed", key=client_key)
+    await player.wait_for("the lobby")
+    await asyncio.sleep(wait + 0.2)  # the no-game timer armed at login has fired
+    player.abort()
+    await until(lambda: not server.sessions and not server.connections, "the player gone")
+    await until(lambda: not hub.sessions, "the hub let go of the session")
+    gc.collect()
+    assert [ref() for ref in apps] == [None]

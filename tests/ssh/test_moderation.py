@@ -44,3 +44,47 @@ async def test_the_host_hands_a_players_seat_to_a_bot_and_they_cannot_come_back(
     await again.wait_for("You may not join table")
     assert table.seat_of(again_id := f"key:{keys[1].get_fingerprint()}") is None
     assert again_id in table.removed
+
+
+async def test_a_removed_guest_cannot_come_back_as_a_new_guest_from_the_same_address(
+    game_server: StartServer,
+) -> None:
+    """A keyless guest is a new identity every time; their address is what the table
+    remembers. A friend at the same address who already sits there plays on."""
+    hub = Hub(deck=load_deck(), seed="mod2", settle_ms=40, bot_delay=0.0)
+    server = await game_server(mission_app_factory(hub))
+    home = "127.0.3.1"  # mallory's and fay's household
+    alice = await TermClient.connect(server.port, username="alice",
+                                     key=asyncssh.generate_private_key("ssh-ed25519"))
+    await alice.wait_for("the lobby")
+    alice.send("c")
+    await until(lambda: len(hub.tables) == 1, "alice's table")
+    table = next(iter(hub.tables.values()))
+    mallory = await TermClient.connect(server.port, username="mallory", command=table.code,
+                                       source=home)
+    await until(lambda: len(table.seats) == 2, "mallory's seat")
+    fay = await TermClient.connect(server.port, username="fay", command=table.code,
+                                   source=home)
+    await until(lambda: len(table.seats) == 3, "fay's seat")
+    fay_id = table.seats[2].player_id
+    assert fay_id.startswith("guest:")
+    alice.send("g")
+    await until(lambda: table.status == "playing", "the game to start")
+    await alice.wait_for("x remove")
+    alice.send("x")
+    await alice.wait_for("Remove whom")
+    alice.send("1")  # mallory, the first other person
+    await alice.wait_for("Remove mallory from the game?")
+    alice.send("y")
+    await mallory.wait_for("alice removed you from table")
+
+    mallory.close()  # back as a new guest, from the same address: refused, told why
+    again = await TermClient.connect(server.port, username="mallory", command=table.code,
+                                     source=home)
+    await again.wait_for(f"table {table.code}'s host removed a player from your address: "
+                         "no new guest from there may join or watch")  # one line at 100x30
+    await again.wait_for("the lobby")
+    assert "No table has the code" not in again.text()
+    assert len(table.sessions) == 2  # alice and fay, nobody watching
+    assert table.seat_of(fay_id) == 2 and table.seats[2].connected  # fay plays on
+    await fay.wait_for("Round 1")
