@@ -84,7 +84,6 @@ class Session:
         if self._kept_out_of(table):
             refusal = (f"table {table.code}'s host removed a player from your address: "
                        "no new guest from there may join or watch")
-            self.on_notice(refusal)  # a notice is also the lobby's line: say it there
             raise IllegalAction(refusal)
         if self.table is not table:
             self.leave()

@@ -22,12 +22,13 @@ from textual.screen import Screen
 
 from engine.hub import Hub
 from engine.identity import Player
+from engine.rules import IllegalAction
 from engine.session import Session
 from tui.end_screen import EndScreen
 from tui.help import HelpScreen
 from tui.lean_strips import install as lean_strips
 from tui.lobby_screen import LobbyScreen
-from tui.messages import HubChanged, HubNotice, ShowSetup, attempt
+from tui.messages import HubChanged, HubNotice, ShowSetup
 from tui.stage import TableStage
 from tui.styles import keep_component_nodes, share_parsed_css
 from tui.table_screen import TableScreen
@@ -91,13 +92,8 @@ class MissionApp(App[str | None]):
             if self._session.may_reclaim(code):
                 assert self.lobby_screen is not None
                 self.lobby_screen.offer_reclaim(code)
-            elif not attempt(self, self._session.join, code):
-                assert self.lobby_screen is not None
-                self.lobby_screen.say(
-                    f"You may not join table {code}: the host removed you from it."
-                    if self.player.id in getattr(self.hub.tables.get(code), "removed", ())
-                    else f"No table has the code {code!r}: pick one below, "
-                         "type another code, or press c to create a table.")
+            else:
+                self._join_at_start(code)
         else:
             self._session.resume()  # a player with a key comes back to their running game
         if too_small(self.size):
@@ -105,6 +101,18 @@ class MissionApp(App[str | None]):
         else:
             await self._route()
         self.call_after_refresh(self.call_after_refresh, self._first_frame)
+
+    def _join_at_start(self, code: str) -> None:
+        """``ssh -t host CODE``: straight to that table, or the lobby saying why not."""
+        assert self.lobby_screen is not None
+        try:
+            self._session.join(code)
+        except IllegalAction as refusal:
+            why = str(refusal)  # "the host removed you from table ABCD", say
+            self.lobby_screen.say(
+                why[:1].upper() + why[1:] if code in self.hub.tables
+                else f"No table has the code {code!r}: pick one below, "
+                     "type another code, or press c to create a table.")
 
     def _first_frame(self) -> None:
         """Draw the first screen once, whole, now that it has settled.

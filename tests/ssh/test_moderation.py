@@ -41,7 +41,7 @@ async def test_the_host_hands_a_players_seat_to_a_bot_and_they_cannot_come_back(
     bob.close()  # back with the same key, straight to the table: refused
     again = await TermClient.connect(server.port, username="bob", key=keys[1],
                                      command=table.code)
-    await again.wait_for("You may not join table")
+    await again.wait_for(f"The host removed you from table {table.code}")
     assert table.seat_of(again_id := f"key:{keys[1].get_fingerprint()}") is None
     assert again_id in table.removed
 
@@ -81,7 +81,7 @@ async def test_a_removed_guest_cannot_come_back_as_a_new_guest_from_the_same_add
     mallory.close()  # back as a new guest, from the same address: refused, told why
     again = await TermClient.connect(server.port, username="mallory", command=table.code,
                                      source=home)
-    await again.wait_for(f"table {table.code}'s host removed a player from your address: "
+    await again.wait_for(f"Table {table.code}'s host removed a player from your address: "
                          "no new guest from there may join or watch")  # one line at 100x30
     await again.wait_for("the lobby")
     assert "No table has the code" not in again.text()
