@@ -31,6 +31,24 @@ def test_the_app_internals_the_guard_replaces_still_exist() -> None:
     assert "size" in inspect.signature(App.run_async).parameters
 
 
+def test_the_notification_internals_the_guard_bounds_still_exist() -> None:
+    from textual.widgets._toast import ToastHolder, ToastRack
+
+    app = App()
+    assert hasattr(app, "_notifications") and hasattr(app, "_refresh_notifications")
+    assert callable(ToastRack._toast_id)
+    assert hasattr(ToastHolder(), "_pruning")
+
+
+def test_the_stylesheet_internals_the_component_nodes_patch_replaces_still_exist() -> None:
+    from textual.css.stylesheet import Stylesheet
+    from textual.dom import DOMNode
+
+    assert callable(Stylesheet._process_component_classes)
+    assert callable(DOMNode._get_component_classes)
+    assert DOMNode()._component_styles == {}
+
+
 def test_the_parser_cache_the_pump_leaves_out_still_wraps_the_method() -> None:
     from textual._xterm_parser import XTermParser
 
