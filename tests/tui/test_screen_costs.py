@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 import pytest
 from textual import events
+from textual._compositor import Compositor
 from textual.app import App
 from textual.dom import DOMNode
 from textual.driver import Driver
@@ -80,6 +81,34 @@ async def test_typing_a_plan_or_a_chat_line_never_re_lays_out_the_screen(
         chat = apps[table.guessers()[0]].screen.query_one("#chat-input")
         assert chat.value.startswith("hello there")
         assert reflows[0] == 0
+
+
+async def test_opening_and_sending_a_chat_line_repaints_no_whole_screen(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Focus moves to the chat and back to the game: only what changed is repainted."""
+    full = [0]
+    original = Compositor.render_full_update
+
+    def counted(compositor: Compositor, *args: Any, **kwargs: Any) -> Any:
+        full[0] += 1
+        return original(compositor, *args, **kwargs)
+
+    table = make_table(3)
+    apps = [GameHost(table.seat_session(seat)) for seat in range(3)]
+    async with running(apps) as pilots:
+        guesser = pilots[table.guessers()[0]]
+        app = apps[table.guessers()[0]]
+        await settle(pilots)
+        monkeypatch.setattr(Compositor, "render_full_update", counted)
+        before = app.focused
+        await guesser.press("c")
+        await settle(pilots)
+        assert app.focused is not before and app.focused.id == "chat-input"
+        await guesser.press(*"hi", "enter")
+        await settle(pilots)
+        assert app.focused is before
+        assert any("hi" in line.text for line in table.hub.tables[table.code].chat)
+        assert full[0] == 0
 
 
 async def test_the_stylesheet_is_parsed_once_for_every_player_in_the_process() -> None:
