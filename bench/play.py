@@ -220,6 +220,10 @@ class Seat:
         if said is not None:
             self.player.forget()  # acted on: wait for the next instruction
         if said == "Pick from column":
+            # A watch of this seat's own still open is for a pick that never arrived (the
+            # last lead picked on a stale instruction and was refused): timing it to this
+            # seat's own pick would lie.
+            self.player.watch = [w for w in self.player.watch if w[1] != PICKED]
             for other in self.table:
                 if other is not self and self.measuring:
                     other.player.expect(PICKED, self.figures.pick)

@@ -65,6 +65,7 @@ class MissionApp(App[str | None]):
         self.stage: TableStage | None = None
         self.stage_kind: str | None = None
         self._want_setup = False  # between games: the table setup instead of the results
+        self._lobby_line = ""  # what the lobby said last, while it is not built
         self._too_small: TooSmallScreen | None = None
         self._started = False
         self._route_pending = False
@@ -82,8 +83,7 @@ class MissionApp(App[str | None]):
         self.lobby_screen = LobbyScreen(self.session)
 
     def get_default_screen(self) -> Screen[Any]:
-        assert self.lobby_screen is not None
-        return self.lobby_screen
+        return Screen(id="backdrop")  # always under the lobby or the table's screen
 
     async def on_mount(self) -> None:
         self._started = True
@@ -97,6 +97,7 @@ class MissionApp(App[str | None]):
         else:
             self._session.resume()  # a player with a key comes back to their running game
         if too_small(self.size):
+            self._route_pending = True  # the lobby or the table, once the terminal fits
             await self._cover(self.size)
         else:
             await self._route()
@@ -162,8 +163,10 @@ class MissionApp(App[str | None]):
 
     def on_hub_notice(self, message: HubNotice) -> None:
         self.notify(message.text, markup=False)
-        if self._session.table is None and self.lobby_screen is not None:
-            self.lobby_screen.say(message.text)  # sent back to the lobby: say why, there
+        if self._session.table is None:  # sent back to the lobby: say why, there
+            self._lobby_line = message.text
+            if self.lobby_screen is not None:
+                self.lobby_screen.say(message.text)
 
     async def on_show_setup(self, message: ShowSetup) -> None:
         self._want_setup = message.setup
@@ -180,9 +183,8 @@ class MissionApp(App[str | None]):
         if view is None or view.status != "finished":
             self._want_setup = False
         if view is None:
-            await self._clear_stage()
-            assert self.lobby_screen is not None
-            self.lobby_screen.show_tables(self.session.lobby())
+            lobby = await self._show_lobby()
+            lobby.show_tables(self.session.lobby())
             return
         kind = STAGE_OF_STATUS.get(view.status, "table")
         if kind == "end" and self._want_setup:
@@ -193,10 +195,10 @@ class MissionApp(App[str | None]):
             # was being built).
             self._begin_batch()
             try:
-                await self._clear_stage()
-                self.stage, self.stage_kind = self._new_stage(kind), kind
-                await self.push_screen(self.stage)
-                self.stage.show(view)
+                stage = self._new_stage(kind)
+                await self._show_first(stage)
+                self.stage, self.stage_kind = stage, kind
+                stage.show(view)
             finally:
                 self._end_batch()
             return
@@ -211,11 +213,37 @@ class MissionApp(App[str | None]):
             return EndScreen(self._session)
         return TableScreen(self._session, invite=self.invite)
 
-    async def _clear_stage(self) -> None:
-        """Back to the lobby: close the stage screen and anything opened over it."""
-        while len(self.screen_stack) > 1:
-            await self.pop_screen()
+    async def _show_lobby(self) -> LobbyScreen:
+        """The lobby, built again if the player was at a table (saying the last thing it
+        said, or why the player was sent back)."""
+        lobby = self.lobby_screen
+        if lobby is None:
+            lobby = self.lobby_screen = LobbyScreen(self._session)
+            lobby.say(self._lobby_line)
+        if lobby in self.screen_stack:
+            await self._close_covers()
+        else:
+            await self._show_first(lobby)
         self.stage, self.stage_kind = None, None
+        return lobby
+
+    async def _show_first(self, screen: Screen[Any]) -> None:
+        """Make ``screen`` the one screen over the backdrop, under any covers: the one it
+        replaces (the lobby, or the screen of the table's last status) is closed and freed.
+        A seated player's app holds only its table's screen, not the lobby's 27 widgets."""
+        await self._close_covers()
+        if len(self.screen_stack) == 1:
+            await self.push_screen(screen)
+        else:
+            await self.switch_screen(screen)
+        if self.lobby_screen is not None and self.lobby_screen is not screen:
+            self._lobby_line = self.lobby_screen.said
+            self.lobby_screen = None
+
+    async def _close_covers(self) -> None:
+        """Close anything opened over the lobby or the table's screen (help, a question)."""
+        while len(self.screen_stack) > 2:
+            await self.pop_screen()
 
     # -- terminal size ------------------------------------------------------------------------
 

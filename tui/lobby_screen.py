@@ -200,6 +200,11 @@ class LobbyScreen(SteadyScreen[None]):
         self.query_one("#code", Input).value = self._reclaim_code or ""
         self.query_one("#seat-code", Input).focus()
 
+    @property
+    def said(self) -> str:
+        """The line above the list now ("" when it is quiet)."""
+        return self._message
+
     def say(self, text: str) -> None:
         """A line above the list that stays until the next one (e.g. an unknown code)."""
         self._message = text

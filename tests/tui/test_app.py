@@ -5,6 +5,9 @@ Several apps run at once here, as they do on the server: each one is a player.
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Label, Select, Static, Switch
@@ -209,6 +212,29 @@ async def test_leaving_the_table_goes_back_to_the_lobby(hub: Hub) -> None:
         await settle(pilot)
         assert isinstance(app.screen, LobbyScreen)
         assert app.session.view() is None  # type: ignore[union-attr]
+
+
+async def test_a_player_at_a_table_holds_no_lobby_and_gets_a_new_one_saying_why(
+        hub: Hub) -> None:
+    """The lobby's widgets are freed while the player sits at a table (memory per player),
+    and the lobby built again says why the player was sent back."""
+    host, guest = player_app(hub, "Ann"), player_app(hub, "Bob")
+    async with host.run_test(size=(100, 30)) as p1, guest.run_test(size=(100, 30)) as p2:
+        await p1.press("c", "b")
+        await settle(p1, p2)
+        lobby = weakref.ref(guest.screen)
+        assert isinstance(lobby(), LobbyScreen)
+        guest.session.join(host.session.view().code)  # type: ignore[union-attr]
+        host.session.start()  # type: ignore[union-attr]
+        await settle(p1, p2)
+        assert isinstance(guest.screen, GameScreen)
+        assert not [s for s in guest.screen_stack if isinstance(s, LobbyScreen)]
+        gc.collect()
+        assert lobby() is None and guest.lobby_screen is None
+        host.session.remove_seat(guest.session.seat)  # type: ignore[union-attr,arg-type]
+        await settle(p1, p2)
+        assert isinstance(guest.screen, LobbyScreen)
+        assert "Ann removed you from table" in text_of(guest, "#lobby-message")
 
 
 # -- the game and its end -------------------------------------------------------------------
