@@ -29,6 +29,7 @@ from tui.help import HelpScreen
 from tui.lean_strips import install as lean_strips
 from tui.lobby_screen import LobbyScreen
 from tui.messages import HubChanged, HubNotice, ShowSetup
+from tui.partial_paint import install as partial_paint
 from tui.stage import TableStage
 from tui.styles import keep_component_nodes, share_parsed_css
 from tui.table_screen import TableScreen
@@ -55,6 +56,7 @@ class MissionApp(App[str | None]):
         share_parsed_css()
         keep_component_nodes()
         lean_strips()
+        partial_paint()
         super().__init__()
         self.hub = hub
         self.player = player

@@ -7,6 +7,8 @@ the timings (bench/screens.py measures those).
 - Restyling a widget (focus moving, a class changing) makes no garbage for the cyclic
   collector, whose pauses stop every player at once.
 - A new player's first screen goes out once, whole, when it has settled.
+- A partial repaint asks only the widgets on the changed lines to draw, and the terminal
+  still shows exactly what a whole repaint would.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
+import pyte
 import pytest
 from textual import events
 from textual._compositor import Compositor
@@ -33,6 +36,7 @@ from textual.widget import Widget
 from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
+from engine.tables import TableOptions
 from tests.tui.game_host import GameHost, make_table, running, settle
 from tui import styles
 from tui.app import MissionApp
@@ -243,3 +247,77 @@ async def test_a_new_player_gets_the_settled_lobby_in_one_full_frame_under_10_kb
     finally:
         app.exit()
         await task
+
+
+async def start_player(hub: Hub, name: str, code: str | None = None,
+                       size: tuple[int, int] = (100, 30)) -> tuple[MissionApp, asyncio.Task]:
+    app = MissionApp(hub, Player(f"key:{name}", name), join_code=code)
+    app.driver_class = FrameCounter  # type: ignore[assignment]
+    app._capture_stdout = sys.stdout  # type: ignore[assignment]
+    app._capture_stderr = sys.stderr  # type: ignore[assignment]
+    task = asyncio.get_running_loop().create_task(app.run_async(size=size))
+    deadline = time.monotonic() + 10
+    while not (app._driver is not None and app._driver.frames):  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline, "no frame"
+        await asyncio.sleep(0.01)
+    return app, task
+
+
+def terminal_text(app: MissionApp, size: tuple[int, int] = (100, 30)) -> list[str]:
+    """What the player's terminal shows: every frame sent, played into a terminal."""
+    screen = pyte.Screen(*size)
+    stream = pyte.Stream(screen)
+    stream.feed("".join(app._driver.frames))  # type: ignore[attr-defined]
+    return [line.rstrip() for line in screen.display]
+
+
+def whole_repaint_text(app: MissionApp) -> list[str]:
+    strips = app.screen._compositor.render_strips()
+    return ["".join(segment.text for segment in strip).rstrip() for strip in strips]
+
+
+async def test_the_terminal_shows_what_a_whole_repaint_would_after_picks_and_chat(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    render_lines = Widget.render_lines
+
+    def counted(widget: Widget, crop: Any) -> Any:
+        asked.append(type(widget).__name__)
+        return render_lines(widget, crop)
+
+    hub = Hub(deck=load_deck(), seed="paint", settle_ms=0, bot_delay=0.0)
+    players = [await start_player(hub, "Ann")]
+    host = players[0][0]
+    code = host.session.create_table(TableOptions(turn_seconds=0))  # type: ignore[union-attr]
+    for name in ("Bob", "Cy"):
+        players.append(await start_player(hub, name, code))
+    try:
+        await asyncio.sleep(0.3)
+        host.session.start()  # type: ignore[union-attr]
+        await asyncio.sleep(0.5)
+        table = hub.tables[code]
+        by_seat = {app.session.seat: app for app, _ in players}  # type: ignore[union-attr]
+        monkeypatch.setattr(Widget, "render_lines", counted)
+        refreshes = [0]
+        original = Compositor.render_partial_update
+
+        def counted_refresh(compositor: Compositor) -> Any:
+            refreshes[0] += 1
+            return original(compositor)
+
+        monkeypatch.setattr(Compositor, "render_partial_update", counted_refresh)
+        for column in range(3):
+            by_seat[table.state.lead].session.pick(column, column % 4)  # type: ignore[union-attr]
+            await asyncio.sleep(0.1)
+            by_seat[table.state.guessers[0]].session.chat(f"hmm {column}")  # type: ignore[union-attr]
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.3)
+        for app, _ in players:
+            assert terminal_text(app) == whole_repaint_text(app)
+        visible = len(host.screen._compositor.visible_widgets)
+        assert refreshes[0] >= 6
+        assert len(asked) / refreshes[0] < visible * 0.8  # not every widget, every time
+    finally:
+        for app, task in players:
+            app.exit()
+            await task
