@@ -466,10 +466,12 @@ class Hub:
             self._log(table, f"{s.name} is back")
         self.changed(table)
 
-    def away(self, table: Table, seat: int) -> None:
+    def away(self, table: Table, seat: int, why: str = "lost connection") -> None:
+        """The seat's player is gone for now (``why``: "lost connection", "went to the
+        lobby"); a bot may take the seat over after the grace period."""
         s = table.seats[seat]
         s.connected, s.away_since = False, now_ms()
-        self._log(table, f"{s.name} lost connection: their seat is kept")
+        self._log(table, f"{s.name} {why}: their seat is kept")
         self._start_round_if_all_ready(table)
         loop = self._loop_or_none()
         if loop is not None:

@@ -161,16 +161,16 @@ class Session:
         """Back to the lobby: a seat before or after a game is given up; in a game it is
         kept for this player's return."""
         if self.table is not None:
-            self._vacate(keep_if_other_terminal=False)
+            self._vacate(keep_if_other_terminal=False, why="went to the lobby")
             call_safely(self.on_change)  # this session is back in the lobby
 
     def detach(self) -> None:
         """The terminal went away: keep the seat (a game in progress waits for them)."""
         self.hub.sessions.discard(self)
         if self.table is not None:
-            self._vacate(keep_if_other_terminal=True)
+            self._vacate(keep_if_other_terminal=True, why="lost connection")
 
-    def _vacate(self, *, keep_if_other_terminal: bool) -> None:
+    def _vacate(self, *, keep_if_other_terminal: bool, why: str) -> None:
         table, seat = self.table, self.seat
         assert table is not None
         table.sessions.discard(self)
@@ -180,7 +180,7 @@ class Session:
             if table.status != "playing":
                 self.hub.command(table, "leave", {"seat": seat})
             else:
-                self.hub.away(table, seat)
+                self.hub.away(table, seat, why)
         self.hub.changed(table)
         self.hub.forget_if_empty(table)
 

@@ -55,7 +55,7 @@ class Lines(CachedLines):
 
 class Countdown(Static):
     """Time left on the turn timer, drawn only when what it shows changes: whole minutes
-    while more than a minute is left, then steps of ten seconds, then every second for
+    while more than two minutes are left, then steps of ten seconds, then every second for
     the last ten. (A once-a-second tick on every seat of every table was most of the cost
     of an idle player.)"""
 
@@ -96,7 +96,7 @@ def countdown_text(left_ms: float) -> tuple[str, int]:
     """What the countdown shows with ``left_ms`` to go, and how many seconds one step of
     that display is (it changes at multiples of it)."""
     left = math.ceil(left_ms / 1000)
-    if left > 60:
+    if left > 120:  # (a 90 s turn reads 1:30, not "2 min")
         return f"⏱ {math.ceil(left / 60)} min", 60
     if left > 10:
         shown = math.ceil(left / 10) * 10

@@ -236,6 +236,17 @@ def test_a_keyless_guest_reclaims_their_seat_with_the_seat_code(
         "G lost connection: their seat is kept", "G is back"]  # the table is told both
 
 
+def test_the_table_reads_who_went_to_the_lobby_and_who_lost_connection(
+        plain_deck: SimpleNamespace) -> None:
+    _hub, host, guest, code, _seat_code = guest_in_a_game(plain_deck)
+    guest.leave()
+    guest.join(code)
+    host.detach()
+    assert [line.text for line in guest.view().log[-3:]] == [  # type: ignore[union-attr]
+        "G went to the lobby: their seat is kept", "G is back",
+        f"{host.player.name} lost connection: their seat is kept"]
+
+
 async def test_a_bot_plays_for_a_player_who_stays_away(plain_deck: SimpleNamespace) -> None:
     hub = make_hub(plain_deck, grace_seconds=0.05)
     sessions = seat_table(hub, 3)

@@ -65,7 +65,7 @@ def snapshot(table: Table) -> dict[str, Any]:
         "seq": table.seq,
         "state": table.state,
         "log": [line for line in table.log  # who is connected is not journaled
-                if "lost connection" not in line.text and " is back" not in line.text],
+                if "their seat is kept" not in line.text and " is back" not in line.text],
         "chat": list(table.chat),
     }
 

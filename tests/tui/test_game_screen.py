@@ -569,6 +569,8 @@ async def test_the_countdown_wakes_only_while_a_turn_timer_runs() -> None:
 
 def test_the_countdown_changes_only_when_a_person_would_see_it_change() -> None:
     assert countdown_text(125_000) == ("⏱ 3 min", 60)
+    assert countdown_text(120_000) == ("⏱ 2:00", 10)
+    assert countdown_text(90_000) == ("⏱ 1:30", 10)  # the default turn
     assert countdown_text(60_000) == ("⏱ 1:00", 10)
     assert countdown_text(41_000) == ("⏱ 0:50", 10)
     assert countdown_text(9_200) == ("⏱ 0:10", 1)
