@@ -6,6 +6,7 @@ import asyncio
 import gc
 import logging
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import asyncssh
@@ -28,13 +29,9 @@ from tests.ssh.friends import three_at_a_table
 pytestmark = pytest.mark.xdist_group("e2e")
 
 
-async def test_no_app_or_screen_outlives_its_session(
-    game_server: StartServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # pytest keeps every log record, and a crash's keeps its traceback and so its app:
-    # a server's log does not, so this test's records go to no capture.
-    monkeypatch.setattr(logging.getLogger("server"), "propagate", False)
-    hub = Hub(deck=load_deck(), seed="mem", settle_ms=0, bot_delay=0.0)
+def tracked_apps(hub: Hub) -> tuple[Callable[[SessionContext], App[Any]],
+                                     list[weakref.ref[App[Any]]]]:
+    """The server's app factory, and a weak reference to every app it makes."""
     build = mission_app_factory(hub)
     apps: list[weakref.ref[App[Any]]] = []
 
@@ -42,6 +39,18 @@ async def test_no_app_or_screen_outlives_its_session(
         app = build(context)
         apps.append(weakref.ref(app))
         return app
+
+    return factory, apps
+
+
+async def test_no_app_or_screen_outlives_its_session(
+    game_server: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pytest keeps every log record, and a crash's keeps its traceback and so its app:
+    # a server's log does not, so this test's records go to no capture.
+    monkeypatch.setattr(logging.getLogger("server"), "propagate", False)
+    hub = Hub(deck=load_deck(), seed="mem", settle_ms=0, bot_delay=0.0)
+    factory, apps = tracked_apps(hub)
 
     server = await game_server(factory)
     (alice, *friends), _ = await three_at_a_table(server.port, hub)
@@ -145,13 +154,7 @@ async def test_a_dropped_connection_does_not_keep_its_app(
     connection's sessions) until it fires."""
     monkeypatch.setattr(logging.getLogger("server"), "propagate", False)
     hub = Hub(deck=load_deck(), seed="drop", settle_ms=0, bot_delay=0.0)
-    build = mission_app_factory(hub)
-    apps: list[weakref.ref[App[Any]]] = []
-
-    def factory(context: SessionContext) -> App[Any]:
-        app = build(context)
-        apps.append(weakref.ref(app))
-        return app
+    factory, apps = tracked_apps(hub)
 
     wait = 2.0
     server = await game_server(factory,
