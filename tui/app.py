@@ -31,11 +31,21 @@ from tui.lobby_screen import LobbyScreen
 from tui.messages import HubChanged, HubNotice, ShowSetup
 from tui.partial_paint import install as partial_paint
 from tui.stage import TableStage
+from tui.steady import SteadyScreen
 from tui.styles import keep_component_nodes, share_parsed_css
 from tui.table_screen import TableScreen
 from tui.too_small import TooSmallScreen, too_small
 
 STAGE_OF_STATUS = {"lobby": "table", "playing": "game", "finished": "end"}
+
+
+class Backdrop(SteadyScreen[None]):
+    """The bottom of every player's screen stack, never seen: the lobby or the table's
+    screen is always over it (so that either can replace the other and be freed). Steady,
+    so the resizes of a new app's start lay it out once, not once each."""
+
+    def _extend_compose(self, widgets: list[Any]) -> None:
+        pass  # no tooltip and no notifications rack: nothing is ever shown here
 
 
 class MissionApp(App[str | None]):
@@ -85,7 +95,7 @@ class MissionApp(App[str | None]):
         self.lobby_screen = LobbyScreen(self.session)
 
     def get_default_screen(self) -> Screen[Any]:
-        return Screen(id="backdrop")  # always under the lobby or the table's screen
+        return Backdrop(id="backdrop")
 
     async def on_mount(self) -> None:
         self._started = True
