@@ -82,9 +82,8 @@ class Session:
         if self.player.id in table.removed:
             raise IllegalAction(f"the host removed you from table {table.code}")
         if self._kept_out_of(table):
-            refusal = (f"table {table.code}'s host removed a player from your address: "
-                       "no new guest from there may join or watch")
-            raise IllegalAction(refusal)
+            raise IllegalAction(f"table {table.code}'s host removed a player from your "
+                                "address: no new guest from there may join or watch")
         if self.table is not table:
             self.leave()
             self._enter(table)
