@@ -1,29 +1,70 @@
-"""A partial repaint asks only the widgets on the changed lines to draw.
+"""A partial repaint asks only the widgets whose cells it will send to draw.
 
-When something on a screen changes, Textual's compositor repaints the lines it covers. It
-finds those lines, takes the rectangle around all of them, and asks every widget inside
-that rectangle for its lines, then keeps only the changed ones. A pick changes a square of
-the grid near the top and a line of the log near the bottom: the rectangle is the whole
-screen, and every widget on it (13 of them on the game screen) was asked to draw, to keep
-the lines of three or four. A widget that is asked re-checks its line cache, applies its
-filters and crops every line: about 0.2 ms each, most of a screen update.
+When something on a screen changes, Textual's compositor repaints the cells it covers. It
+takes the rectangle around all changed regions and asks every widget inside that rectangle
+for its lines, then keeps, cell by cell, what the front-most widget drew on the changed
+lines. A pick changes a square of the grid near the top and a line of the log near the
+bottom: the rectangle is the whole screen, and every widget on it (17 on the game screen,
+counting the screen itself and the containers hidden under their children) was asked to
+draw, to keep the cells of three or four. A widget that is asked re-checks its line cache,
+applies its filters and crops every line: about 0.2 ms each, most of a screen update.
 
-:func:`install` makes the compositor ask only the widgets that have at least one changed
-line in view. What is sent is the same, byte for byte: a widget with no changed line in
-view contributed nothing to the update (``tests/tui/test_screen_costs.py`` compares the
-screens a player sees with full repaints). Installed once per process, before the first
-app starts.
+:func:`install` makes the compositor ask only the widgets that own a changed cell: the
+front-most widget on each stretch of a changed line (the compositor's "chops"). Who owns
+which stretch depends only on the layout, so it is worked out once per layout, and a fixed
+layout while playing means once per screen. What is sent is the same, byte for byte: a
+widget that owns no changed cell contributed nothing to the update
+(``tests/tui/test_screen_costs.py`` compares the screens players see with full repaints).
+Installed once per process, before the first app starts.
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from textual._compositor import Compositor
 from textual.geometry import Region
+from textual.widget import Widget
 
 _ORIGINAL = Compositor.render_partial_update
 _installed = False
+
+Owners = list[list[tuple[int, int, Widget]]]
+"""Per screen line: ``(x from, x to, widget)`` for each chop, the widget drawn there."""
+
+
+def chop_owners(compositor: Compositor) -> Owners:
+    """Which widget the compositor draws on each chop of each line, for its current layout
+    (front to back, the first widget to cover a chop has it, as in ``_render_chops``).
+
+    Kept on the compositor itself: a weak-keyed table would keep every screen alive, since
+    the widgets it holds lead back to their compositor."""
+    visible = compositor.visible_widgets
+    cached: tuple[dict[Widget, Any], Owners] | None = getattr(compositor, "_chop_owners",
+                                                              None)
+    if cached is not None and cached[0] is visible:
+        return cached[1]
+    cuts = compositor.cuts
+    taken: list[dict[int, Widget]] = [{} for _ in cuts]
+    intersection = Region.intersection
+    for widget, (region, clip) in visible.items():
+        shown = intersection(region, clip)
+        first, last = shown.column_span
+        for y in shown.line_range:
+            if y >= len(cuts):
+                break
+            line = taken[y]
+            for cut in cuts[y]:
+                if first <= cut < last and cut not in line:
+                    line[cut] = widget
+    owners: Owners = []
+    for y, line_cuts in enumerate(cuts):
+        line = taken[y]
+        owners.append([(start, end, line[start])
+                       for start, end in pairwise(line_cuts) if start in line])
+    compositor._chop_owners = (visible, owners)  # type: ignore[attr-defined]
+    return owners
 
 
 def _render_partial_update(self: Compositor) -> Any:
@@ -31,16 +72,17 @@ def _render_partial_update(self: Compositor) -> Any:
     if not dirty:
         return _ORIGINAL(self)
     visible = self.visible_widgets
-    self.cuts  # noqa: B018  (computed, and kept, from every visible widget)
-    lines: set[int] = set()
-    for region in dirty:
-        lines.update(region.line_range)
-    intersection = Region.intersection
-    touching = {widget: (region, clip) for widget, (region, clip) in visible.items()
-                if not lines.isdisjoint(intersection(region, clip).line_range)}
-    if len(touching) == len(visible):
+    owners = chop_owners(self)
+    drawing: set[Widget] = set()
+    for x, y, width, height in dirty:
+        right = x + width
+        for line in owners[max(0, y):y + height]:
+            drawing.update(widget for start, end, widget in line
+                           if start < right and end > x)
+    if len(drawing) == len(visible):
         return _ORIGINAL(self)
-    self._visible_widgets = touching
+    self._visible_widgets = {widget: visible[widget] for widget in visible
+                             if widget in drawing}
     try:
         return _ORIGINAL(self)
     finally:

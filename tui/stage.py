@@ -35,6 +35,7 @@ class TableStage(SteadyScreen[None]):
         old, self.view = self.view, view
         if self._ready:
             self.update_view(old, view)
+            self.paint_now()
 
     def ready(self, fallback: TableView | None = None) -> None:
         """Widgets exist: show the held view (or ``fallback`` when none came yet)."""

@@ -8,6 +8,13 @@ changed size. Over SSH each full repaint of the lobby is about 8 KB. A
 same size pass without another layout. It also starts with the notifications rack hidden
 (Textual shows it until it is first told there is nothing to show, a layout of its own).
 
+A change pushed from the hub is painted in the same turn of the loop (:meth:`paint_now`).
+Textual paints a widget's refresh three hops later: the widget's own message queue wakes
+to find itself idle, posts an update to the screen, whose queue wakes to start the
+screen's update timer, whose task wakes to draw. Each hop waits for every other ready
+task on the loop, so on a busy server a pick reached the other seats' terminals tens of
+milliseconds after the hub had it, most of it spent queueing (``docs/performance.md``).
+
 Moving the focus does not repaint the whole screen either. Textual's ``Screen.focused``
 repaints every line of the screen when it changes, though the two widgets that lose and
 gain the focus repaint themselves (their ``:focus`` styles change): at 400 players, opening
@@ -40,6 +47,29 @@ class SteadyScreen(Screen[ResultType]):
     def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
         self._laid_out_at = self.outer_size if size is None else size
         super()._refresh_layout(size, scroll)
+
+    def paint_now(self) -> bool:
+        """Draw the repaints this screen's widgets asked for, now, as the screen's update
+        timer would have; False (and nothing done) when something needs more than a
+        repaint: a layout, a scroll, a restyle, or the screen is not the one shown."""
+        app = self.app
+        if (not self.is_current or app._batch_count or self._layout_required
+                or self._scroll_required or self._recompose_required):
+            return False
+        repaint: list[Widget] = []
+        for widget in self.walk_children(Widget):
+            if (widget._layout_required or widget._scroll_required
+                    or widget._refresh_styles_required or widget._recompose_required):
+                return False
+            if widget._repaint_required:
+                repaint.append(widget)
+        for widget in repaint:
+            widget._repaint_required = False
+            if widget.display:
+                self._dirty_widgets.add(widget)
+        if self._dirty_widgets or self._repaint_required:
+            self._on_timer_update()
+        return True
 
     def _screen_resized(self, size: Size) -> None:
         if size == self._laid_out_at:

@@ -7,8 +7,11 @@ the timings (bench/screens.py measures those).
 - Restyling a widget (focus moving, a class changing) makes no garbage for the cyclic
   collector, whose pauses stop every player at once.
 - A new player's first screen goes out once, whole, when it has settled.
-- A partial repaint asks only the widgets on the changed lines to draw, and the terminal
-  still shows exactly what a whole repaint would.
+- A partial repaint asks only the widgets whose cells it sends to draw (not the screen nor
+  a container hidden under its children), and the terminal still shows exactly what a
+  whole repaint would.
+- A change from the hub is on the terminal when the app has handled it: no hops through
+  the widgets' and the screen's message queues first.
 """
 
 from __future__ import annotations
@@ -312,11 +315,56 @@ async def test_the_terminal_shows_what_a_whole_repaint_would_after_picks_and_cha
             by_seat[table.state.guessers[0]].session.chat(f"hmm {column}")  # type: ignore[union-attr]
             await asyncio.sleep(0.1)
         await asyncio.sleep(0.3)
+        drawn = list(asked)
         for app, _ in players:
             assert terminal_text(app) == whole_repaint_text(app)
         visible = len(host.screen._compositor.visible_widgets)
         assert refreshes[0] >= 6
-        assert len(asked) / refreshes[0] < visible * 0.8  # not every widget, every time
+        assert len(drawn) / refreshes[0] < visible * 0.5  # not every widget, every time
+        hidden = {"GameScreen", "Horizontal", "Vertical"}  # drawn over by their children
+        assert not hidden & set(drawn)
+    finally:
+        for app, task in players:
+            app.exit()
+            await task
+
+
+async def test_a_pick_is_on_the_other_seats_terminals_when_their_apps_have_handled_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    hub = Hub(deck=load_deck(), seed="paint-now", settle_ms=0, bot_delay=0.0)
+    players = [await start_player(hub, "Ann")]
+    host = players[0][0]
+    code = host.session.create_table(TableOptions(turn_seconds=0))  # type: ignore[union-attr]
+    for name in ("Bob", "Cy"):
+        players.append(await start_player(hub, name, code))
+    try:
+        await asyncio.sleep(0.3)
+        host.session.start()  # type: ignore[union-attr]
+        await asyncio.sleep(0.5)
+        table = hub.tables[code]
+        apps = [app for app, _ in players]
+        sent_by_handler: dict[MissionApp, int] = {}
+        handled = MissionApp.on_hub_changed
+
+        async def watched(app: MissionApp, message: Any) -> None:
+            await handled(app, message)
+            sent_by_handler[app] = len(app._driver.frames)  # type: ignore[union-attr]
+
+        monkeypatch.setattr(MissionApp, "on_hub_changed", watched)
+        for column in range(3):
+            lead = table.state.lead
+            others = [app for app in apps if app.session.seat != lead]  # type: ignore[union-attr]
+            before = {app: len(app._driver.frames) for app in others}  # type: ignore[union-attr]
+            sent_by_handler.clear()
+            next(app for app in apps if app.session.seat == lead).session.pick(  # type: ignore[union-attr]
+                column, 1)
+            await asyncio.sleep(0.3)
+            for app in others:
+                sent = len(app._driver.frames)  # type: ignore[union-attr]
+                assert sent > before[app]  # the pick was drawn
+                assert sent_by_handler[app] == sent  # all of it, by the hub change's handler
+        for app in apps:
+            assert terminal_text(app) == whole_repaint_text(app)
     finally:
         for app, task in players:
             app.exit()
