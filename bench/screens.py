@@ -147,9 +147,26 @@ async def quiet(seconds: float = 0.25) -> None:
 
 @contextmanager
 def cpu_ms(into: list[float]) -> Iterator[None]:
-    start = time.process_time()
-    yield
-    into.append((time.process_time() - start) * 1000)
+    """CPU spent running the loop's callbacks (every app's work) while inside, not waiting
+    between them: on this kind of VM a bare ``asyncio.sleep(5)`` costs 5-10 ms of CPU in
+    ``epoll_wait``, which was most of what an idle player measured, and a fraction of a
+    millisecond of every other figure here (each waits a quarter second to settle)."""
+    original = asyncio.events.Handle._run
+    spent = [0.0]
+
+    def timed(handle: asyncio.events.Handle) -> None:
+        start = time.thread_time()
+        try:
+            original(handle)
+        finally:
+            spent[0] += time.thread_time() - start
+
+    asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        asyncio.events.Handle._run = original  # type: ignore[method-assign]
+        into.append(spent[0] * 1000)
 
 
 async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -284,10 +301,10 @@ async def measure(repeat: int) -> dict[str, float]:
 
     seats, table = await table_of_four(hub, turn_seconds=120)
     await quiet(1.0)
-    start = time.process_time()
-    await asyncio.sleep(5.0)
-    figures["idle seated player (ms CPU/s)"] = (
-        (time.process_time() - start) * 1000 / 5.0 / len(seats))
+    idle: list[float] = []
+    with cpu_ms(idle):
+        await asyncio.sleep(5.0)
+    figures["idle seated player (ms CPU/s)"] = idle[0] / 5.0 / len(seats)
     for seat in seats:
         await seat.stop()
     return figures
