@@ -92,7 +92,9 @@ class MissionApp(App[str | None]):
         self._begin_batch()
         self.session = self.hub.attach(self.player, on_change=self._hub_changed,
                                        on_notice=self._hub_notice)
-        self.lobby_screen = LobbyScreen(self.session)
+        # The lobby is built when it is first shown: a friend who came with a table's code
+        # never sees it (built and dropped, it was cyclic garbage held until a rare full
+        # collection: see server/gc_tuning.py).
 
     def get_default_screen(self) -> Screen[Any]:
         return Backdrop(id="backdrop")
@@ -102,7 +104,7 @@ class MissionApp(App[str | None]):
         if self.join_code:
             code = self.join_code.strip().upper()
             if self._session.may_reclaim(code):
-                assert self.lobby_screen is not None
+                self.lobby_screen = LobbyScreen(self._session)
                 self.lobby_screen.offer_reclaim(code)
             else:
                 self._join_at_start(code)
@@ -117,12 +119,11 @@ class MissionApp(App[str | None]):
 
     def _join_at_start(self, code: str) -> None:
         """``ssh -t host CODE``: straight to that table, or the lobby saying why not."""
-        assert self.lobby_screen is not None
         try:
             self._session.join(code)
         except IllegalAction as refusal:
             why = str(refusal)  # "the host removed you from table ABCD", say
-            self.lobby_screen.say(
+            self._lobby_line = (  # said by the lobby when it is built
                 why[:1].upper() + why[1:] if code in self.hub.tables
                 else f"No table has the code {code!r}: pick one below, "
                      "type another code, or press c to create a table.")
