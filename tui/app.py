@@ -32,7 +32,7 @@ from tui.messages import HubChanged, HubNotice, ShowSetup
 from tui.partial_paint import install as partial_paint
 from tui.stage import TableStage
 from tui.steady import SteadyScreen
-from tui.styles import keep_component_nodes, share_parsed_css
+from tui.styles import keep_component_nodes, share_parsed_css, share_rule_matches
 from tui.table_screen import TableScreen
 from tui.too_small import TooSmallScreen, too_small
 
@@ -65,6 +65,7 @@ class MissionApp(App[str | None]):
                  invite: str = "ssh -t host") -> None:
         share_parsed_css()
         keep_component_nodes()
+        share_rule_matches()
         lean_strips()
         partial_paint()
         super().__init__()

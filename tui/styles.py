@@ -18,10 +18,21 @@ the cyclic garbage collector frees. At 400 players that garbage was about a thir
 middle-generation collection walked, and those collections paused every player for about
 200 ms. :func:`keep_component_nodes` restyles the same virtual nodes instead (once per
 process, like the cache above).
+
+Matching the rules to a node is shared too. To style a node, Textual checks every rule
+that could apply against the node's path from the app down (types, ids, classes and pseudo
+classes of each node on it), then sorts what matched by specificity: about 40% of the CPU
+of a new connection, and most of each focus change. Every player's screens are the same
+widgets in the same places, so :func:`share_rule_matches` keeps the result per path, for
+the whole process: the key is the rule list (by content) and, for each node on the path,
+its type, id, classes and the pseudo classes that some rule tests. What is cached is what
+Textual would compute, given exactly what its computation reads (a test restyles every
+node of every screen both ways and compares).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from textual.cache import LRUCache
@@ -100,3 +111,83 @@ def keep_component_nodes() -> None:
 
     process_component_classes._kept = True  # type: ignore[attr-defined]
     Stylesheet._process_component_classes = process_component_classes  # type: ignore[method-assign]
+
+
+_matches: LRUCache[tuple[Any, ...], tuple[Any, tuple[bool, bool, bool, bool]]] = LRUCache(8192)
+_rule_lists: dict[int, tuple[list[RuleSet], int, int, tuple[str, ...]]] = {}
+_rule_list_tokens: dict[tuple[RuleSet, ...], int] = {}
+_matching: list[tuple[DOMNode, tuple[Any, ...]]] = []  # applies under way, innermost last
+matched = 0
+"""How many nodes were matched against the rules (the rest came from the cache)."""
+
+
+def _rules_token(rules: list[RuleSet]) -> tuple[int, tuple[str, ...]]:
+    """A small number for the rule list's content, and the pseudo classes its rules test;
+    worked out once per list object."""
+    known = _rule_lists.get(id(rules))
+    if known is not None and known[0] is rules and known[1] == len(rules):
+        return known[2], known[3]
+    token = _rule_list_tokens.setdefault(tuple(rules), len(_rule_list_tokens))
+    pseudo = tuple(sorted(set().union(*(rule.pseudo_classes for rule in rules))))
+    if len(_rule_lists) > 256:
+        _rule_lists.clear()
+    _rule_lists[id(rules)] = (rules, len(rules), token, pseudo)
+    return token, pseudo
+
+
+def _match_key(stylesheet: Stylesheet, node: DOMNode) -> tuple[Any, ...]:
+    token, pseudo = _rules_token(stylesheet.rules)
+    path: list[tuple[Any, ...]] = []
+    for step in node.css_path_nodes:
+        tested: Sequence[bool] = ()
+        if pseudo:
+            has = step.has_pseudo_class
+            tested = tuple([has(name) for name in pseudo])
+        path.append((type(step), step._id, frozenset(step._classes), tested))
+    return (token, tuple(path))
+
+
+def share_rule_matches() -> None:
+    """Make every Stylesheet in the process share what its rules matched, per node path."""
+    if getattr(Stylesheet.apply, "_shared", False):
+        return
+    apply_one = Stylesheet.apply
+    replace_rules = Stylesheet.replace_rules  # a classmethod, bound to Stylesheet
+
+    def apply(self: Stylesheet, node: DOMNode, *, animate: bool = False,
+              cache: dict[tuple[Any, ...], Any] | None = None) -> None:
+        global matched
+        key = _match_key(self, node)
+        known = _matches.get(key)
+        if known is not None:
+            rules, flags = known
+            (node._has_hover_style, node._has_focus_within, node._has_order_style,
+             node._has_odd_or_even) = flags
+            if rules is not None:
+                self.replace_rules(node, rules, animate=animate)
+            self._process_component_classes(node)
+            return
+        matched += 1
+        _matching.append((node, key))
+        try:
+            apply_one(self, node, animate=animate, cache=cache)
+        finally:
+            _matching.pop()
+        if key not in _matches:  # no rule applied: nothing was replaced
+            _matches[key] = (None, _flags(node))
+
+    def remember_rules(cls: type[Stylesheet], node: DOMNode, rules: Any,
+                       animate: bool = False) -> None:
+        if _matching and _matching[-1][0] is node:
+            _matches[_matching[-1][1]] = (rules, _flags(node))
+        replace_rules(node, rules, animate=animate)
+
+    apply._shared = True  # type: ignore[attr-defined]
+    apply._unshared = apply_one  # type: ignore[attr-defined]  (tests compare with it)
+    Stylesheet.apply = apply  # type: ignore[method-assign]
+    Stylesheet.replace_rules = classmethod(remember_rules)  # type: ignore[method-assign,assignment]
+
+
+def _flags(node: DOMNode) -> tuple[bool, bool, bool, bool]:
+    return (node._has_hover_style, node._has_focus_within, node._has_order_style,
+            node._has_odd_or_even)

@@ -3,7 +3,9 @@ the timings (bench/screens.py measures those).
 
 - While playing, the layout is fixed: a pick, a key typed into the plan or the chat, and a
   new log line repaint; none re-lays out the screen.
-- The stylesheet is parsed once per process, not once per player.
+- The stylesheet is parsed once per process, not once per player, and its rules are matched
+  once per place in the screens: a second player's screens are styled from the first's
+  matches, with exactly the styles Textual would have given them.
 - Restyling a widget (focus moving, a class changing) makes no garbage for the cyclic
   collector, whose pauses stop every player at once.
 - A new player's first screen goes out once, whole, when it has settled.
@@ -30,6 +32,7 @@ import pytest
 from textual import events
 from textual._compositor import Compositor
 from textual.app import App
+from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.driver import Driver
 from textual.geometry import Size
@@ -128,6 +131,46 @@ async def test_the_stylesheet_is_parsed_once_for_every_player_in_the_process() -
     async with second.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
     assert styles.parses == parsed
+
+
+def styled_nodes(app: App[Any]) -> list[DOMNode]:
+    """Every node of every screen the app holds, with its component-class nodes."""
+    nodes: list[DOMNode] = []
+    for screen in app.screen_stack:
+        for node in screen.walk_children(with_self=True):
+            nodes.append(node)
+            nodes.extend(node.__dict__.get("_component_nodes", {}).values())
+    return nodes
+
+
+async def test_a_second_player_is_styled_from_the_first_players_matches_and_identically(
+        ) -> None:
+    table = make_table(3)
+    apps = [GameHost(table.seat_session(seat)) for seat in range(3)]
+    async with running(apps) as pilots:
+        await settle(pilots)
+        lead = pilots[table.lead]
+        second = MissionApp(Hub(deck=load_deck(), seed="css2", settle_ms=0, bot_delay=0.0),
+                            Player("key:bob", "Bob"))
+        first = MissionApp(Hub(deck=load_deck(), seed="css1", settle_ms=0, bot_delay=0.0),
+                           Player("key:ann", "Ann"))
+        async with first.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            matched = styles.matched
+        async with second.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert styles.matched == matched  # every node's rules came from the cache
+            checked = styled_nodes(second) + styled_nodes(lead.app)
+            unshared = Stylesheet.apply._unshared  # type: ignore[attr-defined]
+            for node in checked:
+                app = node.app
+                shared_rules = dict(node.styles.base._rules)
+                flags = styles._flags(node)
+                unshared(app.stylesheet, node)
+                assert dict(node.styles.base._rules) == shared_rules, node
+                assert styles._flags(node) == flags, node
+            kinds = {type(node).__name__ for node in checked}
+            assert kinds >= {"LobbyScreen", "GameScreen", "ItemGrid"}
 
 
 async def test_moving_focus_about_the_lobby_leaves_no_garbage_for_the_cyclic_collector(
