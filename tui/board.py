@@ -2,7 +2,7 @@
 
 Attributes down: the screen sets each widget's data (plain tuples from
 :mod:`tui.board_text`); a widget repaints only when its data changed. Messages up: the grid
-posts :class:`ItemGrid.Picked` when the lead chooses a cell. Looks are in ``game.tcss``
+posts :class:`ItemGrid.Picked` to its screen when the lead chooses a cell. Looks are in ``game.tcss``
 (component classes), not here.
 """
 
@@ -227,7 +227,10 @@ class ItemGrid(CachedLines, can_focus=True):
             self._post_pick(column, row, arrival_ms(event))
 
     def _post_pick(self, column: int, row: int, at_ms: float) -> None:
-        self.post_message(self.Picked(self, column, row, at_ms))
+        # Straight to the screen, which plays it: posted to the grid, the message would
+        # wait its turn on the grid's queue first, then bubble up to the screen's (each
+        # queue is one more turn of a busy server's loop before every seat sees the pick).
+        self.screen.post_message(self.Picked(self, column, row, at_ms))
 
     @property
     def _compact(self) -> bool:
