@@ -24,6 +24,7 @@ from engine.hub import Hub
 from engine.identity import Player
 from engine.rules import IllegalAction
 from engine.session import Session
+from tui.board import ItemGrid
 from tui.end_screen import EndScreen
 from tui.help import HelpScreen
 from tui.lean_strips import install as lean_strips
@@ -281,6 +282,15 @@ class MissionApp(App[str | None]):
             self._too_small.show_size(size)
 
     # -- app-wide keys ------------------------------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        # A lead's pick is played in this turn: forwarded, the key would wait on the grid's
+        # queue first. (No priority binding uses the grid's keys: see ItemGrid.take_key.)
+        if (isinstance(event, events.Key) and not event.is_forwarded
+                and isinstance(self.focused, ItemGrid) and self.focused.take_key(event)):
+            self.app_focus = True
+            return
+        await super().on_event(event)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "help":

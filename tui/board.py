@@ -2,8 +2,8 @@
 
 Attributes down: the screen sets each widget's data (plain tuples from
 :mod:`tui.board_text`); a widget repaints only when its data changed. Messages up: the grid
-posts :class:`ItemGrid.Picked` to its screen when the lead chooses a cell. Looks are in ``game.tcss``
-(component classes), not here.
+posts :class:`ItemGrid.Picked` to its screen when the lead chooses a cell. Looks are in
+``game.tcss`` (component classes), not here.
 """
 
 from __future__ import annotations
@@ -189,6 +189,19 @@ class ItemGrid(CachedLines, can_focus=True):
         self._post_pick(self.column, self.cursor_row, hub.now_ms())
 
     CURSOR_KEYS: ClassVar[dict[str, int]] = {"up": -1, "k": -1, "down": 1, "j": 1}
+    PLAY_KEYS: ClassVar[frozenset[str]] = frozenset({"enter", "1", "2", "3", "4",
+                                                     *CURSOR_KEYS})
+
+    def take_key(self, event: events.Key) -> bool:
+        """Play ``event`` now, from the app's own turn, if the grid would play it when it
+        reached the grid's queue; False (nothing done) otherwise. The app calls this so a
+        lead's pick waits in one queue fewer. Only while nothing waits in the grid's queue:
+        keys of a burst keep their order."""
+        if (event.key not in self.PLAY_KEYS or not self.can_pick
+                or not self._message_queue.empty()):
+            return False
+        self.on_key(event)
+        return True
 
     def on_key(self, event: events.Key) -> None:
         # Handled here rather than by the bindings (which serve the help screen): a pick

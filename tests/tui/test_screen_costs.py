@@ -46,6 +46,7 @@ from engine.tables import TableOptions
 from tests.tui.game_host import GameHost, make_table, running, settle
 from tui import styles
 from tui.app import MissionApp
+from tui.board import ItemGrid
 
 
 @contextmanager
@@ -408,6 +409,49 @@ async def test_a_pick_is_on_the_other_seats_terminals_when_their_apps_have_handl
                 assert sent_by_handler[app] == sent  # all of it, by the hub change's handler
         for app in apps:
             assert terminal_text(app) == whole_repaint_text(app)
+    finally:
+        for app, task in players:
+            app.exit()
+            await task
+
+
+async def test_a_leads_pick_key_is_played_by_the_app_in_the_turn_it_arrives(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    hub = Hub(deck=load_deck(), seed="key-now", settle_ms=0, bot_delay=0.0)
+    players = [await start_player(hub, "Ann")]
+    host = players[0][0]
+    code = host.session.create_table(TableOptions(turn_seconds=0))  # type: ignore[union-attr]
+    for name in ("Bob", "Cy"):
+        players.append(await start_player(hub, name, code))
+    try:
+        await asyncio.sleep(0.3)
+        host.session.start()  # type: ignore[union-attr]
+        await asyncio.sleep(0.5)
+        table = hub.tables[code]
+        lead = next(app for app, _ in players
+                    if app.session.seat == table.state.lead)  # type: ignore[union-attr]
+        inside_app: list[bool] = []
+        in_handler = [False]
+        handled, grid_key = MissionApp.on_event, ItemGrid.on_key
+
+        async def watched(app: MissionApp, event: events.Event) -> None:
+            in_handler[0] = True
+            try:
+                await handled(app, event)
+            finally:
+                in_handler[0] = False
+
+        def played(grid: ItemGrid, event: events.Key) -> None:
+            inside_app.append(in_handler[0])
+            grid_key(grid, event)
+
+        monkeypatch.setattr(MissionApp, "on_event", watched)
+        monkeypatch.setattr(ItemGrid, "on_key", played)
+        for key in ("down", "2", "3"):
+            lead.post_message(events.Key(key, key if len(key) == 1 else None))
+            await asyncio.sleep(0.2)
+        assert [item for item in table.state.picks] == [1, 2]
+        assert inside_app == [True, True, True]
     finally:
         for app, task in players:
             app.exit()
