@@ -49,7 +49,8 @@ SCREEN = (100, 30)
 PICKED = "●".encode()
 LOBBY = b"the lobby"
 TABLE = re.compile(r"table ([A-Z]{4})")
-TARGETS_MS = {"pick p95": 50.0, "echo p95": 50.0, "idle first screen p50": 80.0}
+TARGETS = {"pick p95": (50.0, "ms"), "echo p95": (50.0, "ms"),
+           "idle first screen p50": (80.0, "ms"), "RSS MB per session": (1.5, "MB")}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -489,11 +490,12 @@ def verdicts(rows: list[dict[str, Any]]) -> list[str]:
     for row in rows:
         if row.get("server") != "this":
             continue
-        for name, target in TARGETS_MS.items():
+        for name, (target, unit) in TARGETS.items():
             value = row.get(name, float("nan"))
             if not value <= target:
-                out.append(f"{row['sessions']:.0f} sessions: {name} {value:.0f} ms MISSES "
-                           f"its target of {target:.0f} ms")
+                shown = f"{value:.0f}" if unit == "ms" else f"{value:.2f}"
+                out.append(f"{row['sessions']:.0f} sessions: {name} {shown} {unit} MISSES "
+                           f"its target of {target:g} {unit}")
     return out or ["every figure within its target"]
 
 
