@@ -23,8 +23,8 @@ import gc
 import re
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, ClassVar
 
 import pyte
@@ -42,7 +42,7 @@ from textual.widget import Widget
 from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
-from engine.tables import TableOptions
+from engine.tables import Table, TableOptions
 from tests.tui.game_host import GameHost, make_table, running, settle
 from tui import styles
 from tui.app import MissionApp
@@ -310,6 +310,26 @@ async def start_player(hub: Hub, name: str, code: str | None = None,
     return app, task
 
 
+@asynccontextmanager
+async def table_of_three(seed: str) -> AsyncIterator[tuple[Table, list[MissionApp]]]:
+    """Three players' apps at a table whose game has started (a real hub, no SSH)."""
+    hub = Hub(deck=load_deck(), seed=seed, settle_ms=0, bot_delay=0.0)
+    players = [await start_player(hub, "Ann")]
+    host = players[0][0]
+    code = host.session.create_table(TableOptions(turn_seconds=0))  # type: ignore[union-attr]
+    for name in ("Bob", "Cy"):
+        players.append(await start_player(hub, name, code))
+    try:
+        await asyncio.sleep(0.3)
+        host.session.start()  # type: ignore[union-attr]
+        await asyncio.sleep(0.5)
+        yield hub.tables[code], [app for app, _ in players]
+    finally:
+        for app, task in players:
+            app.exit()
+            await task
+
+
 def terminal_text(app: MissionApp, size: tuple[int, int] = (100, 30)) -> list[str]:
     """What the player's terminal shows: every frame sent, played into a terminal."""
     screen = pyte.Screen(*size)
@@ -332,18 +352,8 @@ async def test_the_terminal_shows_what_a_whole_repaint_would_after_picks_and_cha
         asked.append(type(widget).__name__)
         return render_lines(widget, crop)
 
-    hub = Hub(deck=load_deck(), seed="paint", settle_ms=0, bot_delay=0.0)
-    players = [await start_player(hub, "Ann")]
-    host = players[0][0]
-    code = host.session.create_table(TableOptions(turn_seconds=0))  # type: ignore[union-attr]
-    for name in ("Bob", "Cy"):
-        players.append(await start_player(hub, name, code))
-    try:
-        await asyncio.sleep(0.3)
-        host.session.start()  # type: ignore[union-attr]
-        await asyncio.sleep(0.5)
-        table = hub.tables[code]
-        by_seat = {app.session.seat: app for app, _ in players}  # type: ignore[union-attr]
+    async with table_of_three("paint") as (table, apps):
+        by_seat = {app.session.seat: app for app in apps}  # type: ignore[union-attr]
         monkeypatch.setattr(Widget, "render_lines", counted)
         refreshes = [0]
         original = Compositor.render_partial_update
@@ -360,33 +370,18 @@ async def test_the_terminal_shows_what_a_whole_repaint_would_after_picks_and_cha
             await asyncio.sleep(0.1)
         await asyncio.sleep(0.3)
         drawn = list(asked)
-        for app, _ in players:
+        for app in apps:
             assert terminal_text(app) == whole_repaint_text(app)
-        visible = len(host.screen._compositor.visible_widgets)
+        visible = len(apps[0].screen._compositor.visible_widgets)
         assert refreshes[0] >= 6
         assert len(drawn) / refreshes[0] < visible * 0.5  # not every widget, every time
         hidden = {"GameScreen", "Horizontal", "Vertical"}  # drawn over by their children
         assert not hidden & set(drawn)
-    finally:
-        for app, task in players:
-            app.exit()
-            await task
 
 
 async def test_a_pick_is_on_the_other_seats_terminals_when_their_apps_have_handled_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    hub = Hub(deck=load_deck(), seed="paint-now", settle_ms=0, bot_delay=0.0)
-    players = [await start_player(hub, "Ann")]
-    host = players[0][0]
-    code = host.session.create_table(TableOptions(turn_seconds=0))  # type: ignore[union-attr]
-    for name in ("Bob", "Cy"):
-        players.append(await start_player(hub, name, code))
-    try:
-        await asyncio.sleep(0.3)
-        host.session.start()  # type: ignore[union-attr]
-        await asyncio.sleep(0.5)
-        table = hub.tables[code]
-        apps = [app for app, _ in players]
+    async with table_of_three("paint-now") as (table, apps):
         sent_by_handler: dict[MissionApp, int] = {}
         handled = MissionApp.on_hub_changed
 
@@ -409,26 +404,12 @@ async def test_a_pick_is_on_the_other_seats_terminals_when_their_apps_have_handl
                 assert sent_by_handler[app] == sent  # all of it, by the hub change's handler
         for app in apps:
             assert terminal_text(app) == whole_repaint_text(app)
-    finally:
-        for app, task in players:
-            app.exit()
-            await task
 
 
 async def test_a_leads_pick_key_is_played_by_the_app_in_the_turn_it_arrives(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    hub = Hub(deck=load_deck(), seed="key-now", settle_ms=0, bot_delay=0.0)
-    players = [await start_player(hub, "Ann")]
-    host = players[0][0]
-    code = host.session.create_table(TableOptions(turn_seconds=0))  # type: ignore[union-attr]
-    for name in ("Bob", "Cy"):
-        players.append(await start_player(hub, name, code))
-    try:
-        await asyncio.sleep(0.3)
-        host.session.start()  # type: ignore[union-attr]
-        await asyncio.sleep(0.5)
-        table = hub.tables[code]
-        lead = next(app for app, _ in players
+    async with table_of_three("key-now") as (table, apps):
+        lead = next(app for app in apps
                     if app.session.seat == table.state.lead)  # type: ignore[union-attr]
         inside_app: list[bool] = []
         in_handler = [False]
@@ -452,7 +433,3 @@ async def test_a_leads_pick_key_is_played_by_the_app_in_the_turn_it_arrives(
             await asyncio.sleep(0.2)
         assert [item for item in table.state.picks] == [1, 2]
         assert inside_app == [True, True, True]
-    finally:
-        for app, task in players:
-            app.exit()
-            await task
