@@ -59,3 +59,25 @@ def test_the_driver_implements_every_abstract_method() -> None:
     abstract = Driver.__abstractmethods__
     assert abstract <= set(vars(SSHDriver))
     assert not SSHDriver.__abstractmethods__
+
+
+def test_the_internals_the_screens_paint_and_match_with_still_exist() -> None:
+    from textual.css.stylesheet import Stylesheet
+    from textual.dom import DOMNode
+    from textual.screen import Screen
+    from textual.widget import Widget
+
+    # paint_now (tui/steady.py) does what the screen's update timer would
+    assert callable(Screen._on_timer_update)
+    widget = Widget()
+    for name in ("_repaint_required", "_layout_required", "_scroll_required",
+                 "_refresh_styles_required", "_recompose_required", "_message_queue"):
+        assert hasattr(widget, name), name
+    assert hasattr(App(), "_batch_count")
+    # share_rule_matches (tui/styles.py) stores what apply hands to replace_rules
+    assert isinstance(inspect.getattr_static(Stylesheet, "replace_rules"), classmethod)
+    assert {"animate", "cache"} <= set(inspect.signature(Stylesheet.apply).parameters)
+    node = DOMNode()
+    for name in ("_has_hover_style", "_has_focus_within", "_has_order_style",
+                 "_has_odd_or_even", "css_path_nodes", "_classes", "_id"):
+        assert hasattr(node, name), name
