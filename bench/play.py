@@ -333,9 +333,12 @@ class Server:
                    "sys.exit(main(sys.argv[1:]))", "serve", "--host", "127.0.0.1",
                    "--port", "0", "--data-dir", self.dir.name, "--public-name", "localhost"]
         env = dict(os.environ)
+        # Room for every session, for both servers: an older one left at its default (300)
+        # refused sessions of a 400-session run, which then failed.
+        command += ["--max-sessions", str(self.sessions + 20)]
         if self.checkout is None:
-            command += ["--max-sessions", str(self.sessions + 20), *self.extra]
-        else:  # an older server: its own code first on the path, its own settings
+            command += self.extra
+        else:  # an older server: its own code first on the path, its own other settings
             env["PYTHONPATH"] = str(self.checkout)
         log = open(Path(self.dir.name) / "server.log", "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
