@@ -20,6 +20,8 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from tui.styles import shared_component_style
+
 
 def _key(content: Content) -> tuple[object, ...]:
     return (content.plain, tuple(content.spans))
@@ -32,6 +34,9 @@ class CachedLines(Widget):
     line moves but none is drawn again."""
 
     MAX_STRIPS = 256
+    SHARED_COMPONENT_STYLES = True
+    """Component classes are styled from the process's cache, not per widget
+    (:func:`tui.styles.shared_component_style`)."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -73,11 +78,11 @@ class CachedLines(Widget):
         self._role_styles.clear()
 
     def component_style(self, name: str) -> object:
-        """The style of component class ``name``, looked up once per style change
-        (``get_visual_style`` walks the stylesheet's rules on every call)."""
+        """The style of component class ``name``, looked up once per style change in
+        the styles every player's widgets share."""
         style = self._role_styles.get(name)
         if style is None:
-            style = self._role_styles[name] = self.get_visual_style(name)
+            style = self._role_styles[name] = shared_component_style(self, name)
         return style
 
     def render_line(self, y: int) -> Strip:

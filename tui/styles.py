@@ -19,6 +19,13 @@ middle-generation collection walked, and those collections paused every player f
 200 ms. :func:`keep_component_nodes` restyles the same virtual nodes instead (once per
 process, like the cache above).
 
+Our own widgets go further (:func:`shared_component_style`): they hold no virtual nodes at
+all. A virtual node with its styles is about 6.8 KB, and the game screen had 95 of them,
+86 on our line widgets: about 40% of a seated player's memory. What a component class
+looks like depends only on where its widget stands (the same path as below) and on any
+inline colours on that path, so one cache serves every player; a miss styles a throwaway
+virtual node.
+
 Matching the rules to a node is shared too. To style a node, Textual checks every rule
 that could apply against the node's path from the app down (types, ids, classes and pseudo
 classes of each node on it), then sorts what matched by specificity: about 40% of the CPU
@@ -39,6 +46,8 @@ from textual.cache import LRUCache
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
+from textual.style import Style as VisualStyle
+from textual.widget import Widget
 
 _parsed: LRUCache[tuple[Any, ...], list[RuleSet]] = LRUCache(1024)
 _variables_key: dict[int, tuple[dict[str, str], tuple[tuple[str, str], ...]]] = {}
@@ -90,6 +99,9 @@ def keep_component_nodes() -> None:
     def process_component_classes(self: Stylesheet, node: DOMNode) -> None:
         components = node._get_component_classes()
         if not components:
+            return
+        if getattr(node, "SHARED_COMPONENT_STYLES", False):
+            node.notify_style_update()  # its styles come from shared_component_style
             return
         kept: dict[str, DOMNode] = node.__dict__.setdefault("_component_nodes", {})
         changed = False
@@ -191,3 +203,55 @@ def share_rule_matches() -> None:
 def _flags(node: DOMNode) -> tuple[bool, bool, bool, bool]:
     return (node._has_hover_style, node._has_focus_within, node._has_order_style,
             node._has_odd_or_even)
+
+
+_component_visuals: LRUCache[tuple[Any, ...], VisualStyle] = LRUCache(4096)
+_VISUAL_RULES = ("auto_color", "background", "background_tint", "color", "opacity",
+                 "text_opacity", "text_style")
+"""The inline rules ``Widget.get_visual_style`` reads on a widget and its ancestors."""
+
+
+def _inline_key(widget: Widget) -> tuple[Any, ...]:
+    """The inline visual rules on ``widget``'s path (almost always none)."""
+    found: list[tuple[Any, ...]] = []
+    for depth, node in enumerate(widget.ancestors_with_self):
+        rules = node.styles.inline._rules
+        if rules:
+            found.append((depth, *((name, rules[name]) for name in _VISUAL_RULES  # type: ignore[literal-required]
+                                   if name in rules)))
+    return tuple(found)
+
+
+def shared_component_style(widget: Widget, name: str) -> VisualStyle:
+    """How ``widget``'s component class ``name`` looks, from one cache for the process.
+
+    For widgets that set ``SHARED_COMPONENT_STYLES = True`` (then
+    :func:`keep_component_nodes` gives them no virtual nodes of their own). The answer is
+    what ``widget.get_visual_style(name)`` gives with Textual's own virtual node: a miss
+    makes one, styles it, asks, and lets it go."""
+    if name not in widget._get_component_classes():
+        raise KeyError(f"No {name!r} key in COMPONENT_CLASSES")
+    key = (_match_key(widget.app.stylesheet, widget), _inline_key(widget), name)
+    style = _component_visuals.get(key)
+    if style is None:
+        style = _component_visuals[key] = _styled_once(widget, name)
+    return style
+
+
+def _styled_once(widget: Widget, name: str) -> VisualStyle:
+    virtual = DOMNode(classes=name)
+    virtual._attach(widget)
+    components = widget._component_styles
+    before = components.get(name)
+    try:
+        widget.app.stylesheet.apply(virtual, animate=False)
+        components[name] = virtual.styles
+        widget._visual_style_cache.clear()
+        return widget.get_visual_style(name)
+    finally:
+        if before is None:
+            components.pop(name, None)
+        else:
+            components[name] = before
+        widget._visual_style_cache.clear()
+        virtual._detach()

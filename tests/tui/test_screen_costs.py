@@ -8,6 +8,8 @@ the timings (bench/screens.py measures those).
   matches, with exactly the styles Textual would have given them.
 - Restyling a widget (focus moving, a class changing) makes no garbage for the cyclic
   collector, whose pauses stop every player at once.
+- Our line widgets hold no component-class nodes of their own: their component styles come
+  from one cache for the process, and are what Textual's own nodes would give them.
 - A new player's first screen goes out once, whole, when it has settled.
 - A partial repaint asks only the widgets whose cells it sends to draw (not the screen nor
   a container hidden under its children), and the terminal still shows exactly what a
@@ -47,6 +49,7 @@ from tests.tui.game_host import GameHost, make_table, running, settle
 from tui import styles
 from tui.app import MissionApp
 from tui.board import ItemGrid
+from tui.cached_lines import CachedLines
 
 
 @contextmanager
@@ -242,6 +245,73 @@ async def test_a_kept_component_node_still_follows_its_widget_s_classes_and_focu
         await pilot.pause()
         assert mark() == ("#ff0000", False)
         assert part.get_component_styles("part--mark").node is node  # restyled in place
+
+
+def textual_component_style(widget: Widget, name: str) -> object:
+    """What Textual would make of ``widget``'s component class ``name``: its own virtual
+    node, matched against the rules without the shared matches."""
+    virtual = DOMNode(classes=name)
+    virtual._attach(widget)
+    Stylesheet.apply._unshared(widget.app.stylesheet, virtual)  # type: ignore[attr-defined]
+    widget._component_styles[name] = virtual.styles
+    widget._visual_style_cache.clear()
+    try:
+        return widget.get_visual_style(name)
+    finally:
+        del widget._component_styles[name]
+        widget._visual_style_cache.clear()
+
+
+def assert_styled_as_textual_would(widgets: list[CachedLines]) -> None:
+    for widget in widgets:
+        assert widget._component_styles == {}, widget
+        assert "_component_nodes" not in widget.__dict__, widget
+        for name in sorted(widget._get_component_classes()):
+            assert widget.component_style(name) == textual_component_style(widget, name), (
+                widget, name)
+
+
+async def test_line_widgets_hold_no_component_nodes_and_look_as_textual_would_draw_them(
+        ) -> None:
+    async with table_of_three("shared-components") as (_table, apps):
+        host = apps[0]
+        screen_widgets = [w for w in host.screen.walk_children() if isinstance(w, CachedLines)]
+        kinds = {type(w).__name__ for w in screen_widgets}
+        assert kinds >= {"Lines", "ItemGrid", "GameLog", "ChatLog", "KeyBar"}
+        grid = host.screen.query_one(ItemGrid)
+        was = grid.has_focus
+        assert_styled_as_textual_would(screen_widgets)
+        (host.screen.query_one("#chat-input") if was else grid).focus()
+        await asyncio.sleep(0.1)
+        assert grid.has_focus is not was
+        assert_styled_as_textual_would(screen_widgets)  # the grid's pseudo class changed
+
+
+class Tinted(CachedLines):
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"tinted--mark"}
+    DEFAULT_CSS = """
+    Tinted { height: 1; }
+    Tinted > .tinted--mark { color: red; background: blue 50%; }
+    """
+
+
+async def test_inline_colours_on_the_way_down_make_a_different_component_style() -> None:
+    styles.keep_component_nodes()
+
+    class Two(App[None]):
+        def compose(self) -> Iterator[Widget]:
+            yield Tinted(id="plain")
+            yield Tinted(id="painted")
+
+    app = Two()
+    async with app.run_test() as pilot:
+        plain, painted = app.query(Tinted)
+        painted.styles.background = "green"
+        await pilot.pause()
+        assert_styled_as_textual_would([plain, painted])
+        assert plain.component_style("tinted--mark") != painted.component_style("tinted--mark")
+        with pytest.raises(KeyError):
+            plain.component_style("tinted--nothing")
 
 
 class FrameCounter(Driver):
