@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from engine.session import Session
 from engine.tables import TableOptions, TableSummary
@@ -24,21 +23,26 @@ from tui.history_panel import HistoryPanel
 from tui.inputs import QuietInput
 from tui.keybar import Hint, KeyBar, binding_hints
 from tui.messages import attempt
+from tui.row_list import RowList
 from tui.steady import SteadyScreen
 
 STATUS_WORDS = {"lobby": "waiting", "playing": "playing", "finished": "game over"}
 WIDE = 110  # from this many columns, past games get a column beside the tables
 
 
-class TableList(DataTable[Text | str]):
+class TableList(RowList):
     """The open tables, one row each, keyed by table code."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Join", show=True),
+        Binding("enter", "select", "Join", show=True),
     ]
+    COLUMNS = (("Code", 4), ("Host", 16), ("Seats", 5), ("Status", 9), ("Players", 0))
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(self.COLUMNS, zebra=True, id=id)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "select_cursor":  # no table, no Join in the key bar
+        if action == "select":  # no table, no Join in the key bar
             return self.row_count > 0
         return True
 
@@ -85,7 +89,7 @@ class LobbyScreen(SteadyScreen[None]):
                      classes="" if self._message else "-quiet")
         with Horizontal(id="lobby-body"):
             with Vertical(id="tables-box"):
-                yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
+                yield TableList(id="tables")
                 yield Static("No tables yet: press c to create one, then tell your friends "
                              "its code.", id="no-tables")
             yield HistoryPanel(id="history")
@@ -98,11 +102,6 @@ class LobbyScreen(SteadyScreen[None]):
 
     def on_mount(self) -> None:
         tables = self.query_one(TableList)
-        tables.add_column("Code", key="code", width=4)
-        tables.add_column("Host", key="host", width=16)
-        tables.add_column("Seats", key="seats", width=5)
-        tables.add_column("Status", key="status", width=9)
-        tables.add_column("Players", key="players")
         self._ready = True
         self.query_one("#tables-box").border_title = "Tables"
         self.query_one(HistoryPanel).border_title = "Past games"
@@ -163,20 +162,9 @@ class LobbyScreen(SteadyScreen[None]):
             return
         self._shown = summaries
         tables = self.query_one(TableList)
-        selected = self._selected_code()
-        tables.clear()
-        for t in summaries:
-            tables.add_row(
-                t.code,
-                Text(t.host),
-                f"{t.seated}/{t.max_seats}",
-                STATUS_WORDS.get(t.status, t.status),
-                Text(", ".join(t.names)),
-                key=t.code,
-            )
-        codes = [t.code for t in summaries]
-        if selected in codes:
-            tables.move_cursor(row=codes.index(selected), animate=False)
+        tables.set_rows([(t.code, (t.code, t.host, f"{t.seated}/{t.max_seats}",
+                                   STATUS_WORDS.get(t.status, t.status), ", ".join(t.names)))
+                         for t in summaries])  # the cursor stays on its table
         self.query_one("#no-tables").display = not summaries
         tables.display = bool(summaries)
         self.refresh_bindings()  # Join and Watch are offered only when there is a table
@@ -222,7 +210,7 @@ class LobbyScreen(SteadyScreen[None]):
             code = self._selected_code() if self._ready else None
             if code is not None and self.session.would_only_watch(code):
                 # Enter would only watch: w says so; "Join" would be a promise it breaks
-                return [h for h in binding_hints(self) if h[2] != "select_cursor"]
+                return [h for h in binding_hints(self) if h[2] != "select"]
             return binding_hints(self)
         if field.id == "name":
             enter = "keep this name"
@@ -233,7 +221,7 @@ class LobbyScreen(SteadyScreen[None]):
         return [("⏎", enter, ""), ("esc", "back to the list", "back_to_list")]
 
     @on(Input.Changed, "#seat-code")
-    @on(DataTable.RowHighlighted, "#tables")
+    @on(RowList.Highlighted, "#tables")
     def _hints_changed(self) -> None:
         self.query_one(KeyBar).update_hints()
 
@@ -245,14 +233,7 @@ class LobbyScreen(SteadyScreen[None]):
     # -- helpers -----------------------------------------------------------------------------
 
     def _selected_code(self) -> str | None:
-        tables = self.query_one(TableList)
-        if not tables.row_count:
-            return None
-        try:
-            key = tables.coordinate_to_cell_key(tables.cursor_coordinate).row_key
-        except Exception:  # the cursor is outside the rows
-            return None
-        return None if key.value is None else str(key.value)
+        return self.query_one(TableList).cursor_key
 
     def _rename(self) -> None:
         field = self.query_one("#name", Input)
@@ -263,11 +244,10 @@ class LobbyScreen(SteadyScreen[None]):
 
     # -- actions ---------------------------------------------------------------------------
 
-    @on(DataTable.RowSelected, "#tables")
-    def _join_selected(self, event: DataTable.RowSelected) -> None:
-        if event.row_key.value is not None:
-            self.say("")
-            attempt(self, self.session.join, str(event.row_key.value))
+    @on(RowList.Selected, "#tables")
+    def _join_selected(self, event: RowList.Selected) -> None:
+        self.say("")
+        attempt(self, self.session.join, event.key)
 
     def action_toggle_bell(self) -> None:
         app = self.app

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
-from textual.widgets import DataTable, Input, Label, Select, Static, Switch
+from textual.widgets import Input, Label, Static, Switch
 
 from engine.hub import BOT_LEVELS
 from engine.rules import MIN_PLAYERS, ROUNDS_BY_PLAYERS
 from engine.session import Session
 from engine.tables import MAX_SEATS, TableOptions, TableView
 from engine.text import plural
+from tui.choice import Choice
 from tui.confirm import Confirm
 from tui.inputs import QuietInput
 from tui.keybar import KeyBar
 from tui.messages import ShowSetup, attempt
+from tui.row_list import Cell, RowList
 from tui.stage import TableStage
 
 # A 3x5 pixel font drawn with half blocks, two columns per pixel: codes read from afar.
@@ -91,12 +92,15 @@ def _binding_state(view: TableView) -> tuple[object, ...]:
             view.options.bots_fill, view.options.max_seats, any(s.is_bot for s in view.seats))
 
 
-class SeatList(DataTable[Text | str]):
+class SeatList(RowList):
     """The seats, in play order; empty seats show as such."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "screen.start", "Start game", show=False),
     ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__((("#", 2), ("Agent", 16), ("", 0)), header=False, id=id)
 
 
 class TableScreen(TableStage):
@@ -127,15 +131,14 @@ class TableScreen(TableStage):
             with Vertical(id="table-left"):
                 yield Static("", id="big-code", markup=False)
                 yield Static("", id="invite", markup=False)
-                yield SeatList(id="seats", cursor_type="row", show_header=False)
+                yield SeatList(id="seats")
                 yield Static("", id="watchers", markup=False)
                 yield Static("", id="seat-code", markup=False)
             with Vertical(id="table-right"):
                 yield Static("Options", id="options-title")
                 with Grid(id="options"):
                     yield Label("Rounds")
-                    yield Select(_ROUND_CHOICES, allow_blank=False, value="auto",
-                                 id="opt-rounds", compact=True)
+                    yield Choice(_ROUND_CHOICES, "auto", id="opt-rounds")
                     yield Label("Best plan")
                     with Horizontal(classes="switch-row"):
                         yield Switch(animate=False, id="opt-best-plan")
@@ -153,19 +156,15 @@ class TableScreen(TableStage):
                         yield Switch(animate=False, id="opt-bots-fill")
                         yield Label("", classes="hint", id="hint-bots-fill")
                     yield Label("Max seats")
-                    yield Select([(f"{n} seats" + (" (house rule)" if n > 5 else ""), n)
-                                  for n in range(MIN_PLAYERS, MAX_SEATS + 1)],
-                                 allow_blank=False, value=5, id="opt-max-seats", compact=True)
+                    yield Choice([(f"{n} seats" + (" (house rule)" if n > 5 else ""), n)
+                                  for n in range(MIN_PLAYERS, MAX_SEATS + 1)], 5,
+                                 id="opt-max-seats")
                 yield Static("", id="options-note", markup=False)
         yield Static("", id="table-status", markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:
-        seats = self.query_one(SeatList)
-        seats.add_column("#", key="n", width=2)
-        seats.add_column("Agent", key="name", width=16)
-        seats.add_column("", key="marks")
-        seats.focus()
+        self.query_one(SeatList).focus()
         self.ready()
 
     # -- attributes down ------------------------------------------------------------------
@@ -197,9 +196,7 @@ class TableScreen(TableStage):
             self.refresh_bindings()
 
     def _show_seats(self, view: TableView) -> None:
-        seats = self.query_one(SeatList)
-        row = seats.cursor_row
-        seats.clear()
+        rows: list[tuple[str, tuple[Cell, ...]]] = []
         for i, seat in enumerate(view.seats):
             marks = []
             if seat.is_host:
@@ -210,13 +207,11 @@ class TableScreen(TableStage):
                 marks.append("away")
             if i == view.my_seat:
                 marks.append("you")
-            style = "bold" if i == view.my_seat else ""
-            seats.add_row(str(i + 1), Text(seat.name, style=style), Text(", ".join(marks),
-                          style="dim"), key=f"seat-{i}")
+            name: Cell = (seat.name, "strong") if i == view.my_seat else seat.name
+            rows.append((f"seat-{i}", (str(i + 1), name, (", ".join(marks), "dim"))))
         for i in range(len(view.seats), max(view.options.max_seats, len(view.seats))):
-            seats.add_row(str(i + 1), Text("(empty)", style="dim"), "", key=f"empty-{i}")
-        if seats.row_count:
-            seats.move_cursor(row=min(row, seats.row_count - 1), animate=False)
+            rows.append((f"empty-{i}", (str(i + 1), ("(empty)", "dim"), "")))
+        self.query_one(SeatList).set_rows(rows)
 
     def _show_status(self, view: TableView) -> None:
         seated = len(view.seats)
@@ -239,7 +234,7 @@ class TableScreen(TableStage):
     def _sync_form(self, view: TableView) -> None:
         """Show the table's options in the form; the host's field being typed in is kept."""
         o = view.options
-        rounds = self.query_one("#opt-rounds", Select)
+        rounds = self.query_one("#opt-rounds", Choice)
         wanted = _rounds_value(o.rounds)
         if wanted not in {v for _, v in _ROUND_CHOICES}:
             rounds.set_options([*_ROUND_CHOICES, (plural(o.rounds, "round"), wanted)])
@@ -260,11 +255,11 @@ class TableScreen(TableStage):
             field = self.query_one(selector, Input)
             if field.value != str(number) and not field.has_focus:
                 field.value = str(number)
-        seats = self.query_one("#opt-max-seats", Select)
+        seats = self.query_one("#opt-max-seats", Choice)
         if seats.value != o.max_seats:
             seats.value = o.max_seats
         locked = not view.is_host
-        for widget in self.query("#options Select, #options Switch, #options Input"):
+        for widget in self.query("#options Choice, #options Switch, #options Input"):
             if widget.disabled != locked:
                 widget.disabled = locked
 
@@ -277,9 +272,9 @@ class TableScreen(TableStage):
             tie = int(self.query_one("#opt-tie", Input).value or "0")
         except ValueError:
             return None
-        seats = self.query_one("#opt-max-seats", Select).value
+        seats = self.query_one("#opt-max-seats", Choice).value
         return TableOptions(
-            rounds=_rounds_from(self.query_one("#opt-rounds", Select).value),
+            rounds=_rounds_from(self.query_one("#opt-rounds", Choice).value),
             best_plan=self.query_one("#opt-best-plan", Switch).value,
             stop_tie_window_ms=tie,
             turn_seconds=turn,
@@ -305,7 +300,7 @@ class TableScreen(TableStage):
         self.query_one("#opt-turn", Input).value = str(view.options.turn_seconds)
         self.query_one("#opt-tie", Input).value = str(view.options.stop_tie_window_ms)
 
-    @on(Select.Changed)
+    @on(Choice.Changed)
     @on(Switch.Changed)
     def _option_picked(self) -> None:
         self._apply_options()

@@ -10,7 +10,7 @@ import weakref
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Label, Select, Static, Switch
+from textual.widgets import Input, Label, Static, Switch
 
 from engine import rules
 from engine.cards import load_deck
@@ -20,6 +20,7 @@ from engine.session import Session
 from engine.tables import TableOptions
 from tests.tui.pilots import settle
 from tui.app import MissionApp
+from tui.choice import Choice
 from tui.confirm import Choose, Confirm
 from tui.end_screen import EndScreen
 from tui.game_screen import GameScreen
@@ -46,7 +47,7 @@ def text_of(app: MissionApp, selector: str) -> str:
 
 def seat_names(app: MissionApp) -> list[str]:
     seats = app.screen.query_one(SeatList)
-    return [str(seats.get_row_at(i)[1]) for i in range(seats.row_count)]
+    return [seats.row_text(i)[1] for i in range(seats.row_count)]
 
 
 def notes(app: MissionApp) -> list[str]:
@@ -127,12 +128,12 @@ async def test_the_host_edits_options_and_the_others_see_them_read_only(hub: Hub
         guest.session.join(code)  # type: ignore[union-attr]
         await settle(p1, p2)
         assert isinstance(guest.screen, TableScreen)
-        assert all(not w.disabled for w in host.screen.query("#options Select, #options Switch"))
-        assert all(w.disabled for w in guest.screen.query("#options Select, #options Switch,"
+        assert all(not w.disabled for w in host.screen.query("#options Choice, #options Switch"))
+        assert all(w.disabled for w in guest.screen.query("#options Choice, #options Switch,"
                                                           " #options Input"))
         assert "Only the host" in text_of(guest, "#options-note")
 
-        host.screen.query_one("#opt-rounds", Select).value = "endless"
+        host.screen.query_one("#opt-rounds", Choice).value = "endless"
         host.screen.query_one("#opt-best-plan", Switch).value = True
         turn = host.screen.query_one("#opt-turn", Input)
         turn.focus()
@@ -141,7 +142,7 @@ async def test_the_host_edits_options_and_the_others_see_them_read_only(hub: Hub
         await settle(p1, p2)
         options = hub.tables[code].options
         assert (options.rounds, options.best_plan, options.turn_seconds) == (0, True, 45)
-        assert guest.screen.query_one("#opt-rounds", Select).value == "endless"
+        assert guest.screen.query_one("#opt-rounds", Choice).value == "endless"
         assert guest.screen.query_one("#opt-best-plan", Switch).value is True
         assert guest.screen.query_one("#opt-turn", Input).value == "45"
         assert "endless" in text_of(guest, "#table-status")

@@ -10,7 +10,7 @@ from tui.table_screen import SeatList
 
 def seat_marks(app: object) -> list[str]:
     seats = app.screen.query_one(SeatList)  # type: ignore[attr-defined]
-    return [str(seats.get_row_at(i)[2]) for i in range(seats.row_count)]
+    return [seats.row_text(i)[2] for i in range(seats.row_count)]
 
 
 async def test_the_host_cycles_a_bots_level_with_d_and_the_seat_list_shows_it(

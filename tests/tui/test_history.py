@@ -151,7 +151,7 @@ async def test_history_is_read_when_it_is_shown_not_on_every_lobby_change(
         for name in ("Bob", "Cy", "Dee"):  # the list of tables changes three times
             hub.attach(Player(f"key:{name.lower()}", name)).create_table(ONE_ROUND)
             await settle(pilot)
-        assert len(app.screen.query_one(TableList).rows) == 3
+        assert app.screen.query_one(TableList).row_count == 3
         assert asked == []
         await pilot.press("c")
         await settle(pilot)

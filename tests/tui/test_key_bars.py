@@ -16,7 +16,7 @@ from tests.tui.pilots import settle
 from tui.app import MissionApp
 from tui.end_screen import EndScreen
 from tui.keybar import KeyBar
-from tui.lobby_screen import LobbyScreen
+from tui.lobby_screen import LobbyScreen, TableList
 from tui.table_screen import TableScreen
 
 NO_TIMER = TableOptions(turn_seconds=0)
@@ -60,7 +60,7 @@ async def test_the_lobby_offers_join_and_watch_only_when_there_is_a_table(hub: H
         bob.leave()  # the table goes away again
         await settle(pilot)
         assert "Join" not in keys(app) and "Watch" not in keys(app)
-        assert code not in str(app.screen.query_one("#tables").render())
+        assert code not in app.screen.query_one(TableList).keys
 
 
 async def test_in_a_lobby_text_field_the_bar_says_what_enter_and_esc_do(hub: Hub) -> None:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from rich.text import Text
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from engine.cards import load_deck
 from engine.hub import Hub
@@ -30,12 +29,12 @@ def ann(hub: Hub, join_code: str | None = None) -> MissionApp:
 
 def rows(app: MissionApp) -> list[list[str]]:
     table = app.lobby_screen.query_one(TableList)  # type: ignore[union-attr]
-    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+    return [table.row_text(i) for i in range(table.row_count)]
 
 
 def seat_names(app: MissionApp) -> list[str]:
     seats = app.screen.query_one(SeatList)
-    return [str(seats.get_row_at(i)[1]) for i in range(seats.row_count)]
+    return [seats.row_text(i)[1] for i in range(seats.row_count)]
 
 
 async def test_the_lobby_lists_open_tables_with_code_host_seats_and_status(hub: Hub) -> None:
@@ -200,9 +199,9 @@ async def test_user_text_in_the_list_is_plain_text_not_markup(hub: Hub) -> None:
     app = ann(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        table = app.screen.query_one(DataTable)
-        host = table.get_row_at(0)[1]
-        assert isinstance(host, Text) and host.plain == "[red]Bob[/red]"
+        table = app.screen.query_one(TableList)
+        assert table.row_text(0)[1] == "[red]Bob[/red]"
+        assert "[red]Bob[/red]" in str(table.render_line(1))  # drawn as typed
 
 
 async def test_b_in_the_lobby_turns_the_turn_bell_off_and_on() -> None:
