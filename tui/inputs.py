@@ -18,10 +18,12 @@ from textual.reactive import Reactive
 from textual.widgets import Input
 
 from engine.text import clean_text
+from tui.styles import SharedComponentRichStyles
 
 
-class QuietInput(Input):
-    """A compact one-line Input: no blink, no select-on-focus, no re-layout per key."""
+class QuietInput(SharedComponentRichStyles, Input):
+    """A compact one-line Input: no blink, no select-on-focus, no re-layout per key, and
+    its cursor's and placeholder's styles shared with every other player's."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 

@@ -39,9 +39,11 @@ node of every screen both ways and compares).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+from rich.style import Style as RichStyle
 from textual.cache import LRUCache
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
@@ -239,19 +241,65 @@ def shared_component_style(widget: Widget, name: str) -> VisualStyle:
 
 
 def _styled_once(widget: Widget, name: str) -> VisualStyle:
-    virtual = DOMNode(classes=name)
-    virtual._attach(widget)
+    with _virtual_nodes(widget, (name,)):
+        return widget.get_visual_style(name)
+
+
+@contextmanager
+def _virtual_nodes(widget: Widget, names: Sequence[str]) -> Iterator[None]:
+    """Give ``widget`` Textual's virtual nodes for ``names`` for a moment (its own caches
+    of what they give are emptied before and after)."""
     components = widget._component_styles
-    before = components.get(name)
-    try:
+    saved = dict(components)
+    virtuals = []
+    for name in names:
+        virtual = DOMNode(classes=name)
+        virtual._attach(widget)
         widget.app.stylesheet.apply(virtual, animate=False)
         components[name] = virtual.styles
-        widget._visual_style_cache.clear()
-        return widget.get_visual_style(name)
+        virtuals.append(virtual)
+    widget._visual_style_cache.clear()
+    widget._rich_style_cache.clear()
+    try:
+        yield
     finally:
-        if before is None:
-            components.pop(name, None)
-        else:
-            components[name] = before
+        components.clear()
+        components.update(saved)
         widget._visual_style_cache.clear()
-        virtual._detach()
+        widget._rich_style_cache.clear()
+        for virtual in virtuals:  # let reference counting free it: no cycle left
+            virtual._detach()
+            virtual._css_styles.node = None
+            virtual._inline_styles.node = None
+
+
+_component_rich: LRUCache[tuple[Any, ...], tuple[Any, Any]] = LRUCache(4096)
+
+
+class SharedComponentRichStyles:
+    """Mixed in (first) to a Textual widget that draws its parts with
+    ``get_component_rich_style`` (an ``Input``'s cursor, placeholder and selection): those
+    styles come from one cache for the process, and the widget holds no virtual nodes
+    (:func:`keep_component_nodes`). Not a ``Widget`` itself: Textual takes a widget's CSS
+    type names from its first base that is one."""
+
+    SHARED_COMPONENT_STYLES = True
+
+    def get_component_rich_style(self: Any, *names: str, partial: bool = False,
+                                 default: RichStyle | None = None) -> RichStyle:
+        styles = self._rich_style_cache.get(names)  # emptied on every restyle
+        if styles is None:
+            unknown = set(names) - self._get_component_classes()
+            if unknown:
+                if default is not None:
+                    return default
+                raise KeyError(f"No {sorted(unknown)[0]!r} key in COMPONENT_CLASSES")
+            key = (_match_key(self.app.stylesheet, self), _inline_key(self), names)
+            styles = _component_rich.get(key)
+            if styles is None:
+                with _virtual_nodes(self, names):
+                    styles = (Widget.get_component_rich_style(self, *names),
+                              Widget.get_component_rich_style(self, *names, partial=True))
+                _component_rich[key] = styles
+            self._rich_style_cache[names] = styles
+        return styles[1] if partial else styles[0]

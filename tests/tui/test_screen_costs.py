@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 import pyte
 import pytest
+from rich.style import Style
 from textual import events
 from textual._compositor import Compositor
 from textual.app import App
@@ -50,6 +51,7 @@ from tui import styles
 from tui.app import MissionApp
 from tui.board import ItemGrid
 from tui.cached_lines import CachedLines
+from tui.inputs import QuietInput
 
 
 @contextmanager
@@ -285,6 +287,41 @@ async def test_line_widgets_hold_no_component_nodes_and_look_as_textual_would_dr
         await asyncio.sleep(0.1)
         assert grid.has_focus is not was
         assert_styled_as_textual_would(screen_widgets)  # the grid's pseudo class changed
+
+
+def textual_rich_styles(widget: Widget, name: str) -> tuple[object, object]:
+    """Textual's own ``get_component_rich_style`` of ``name``, from its own virtual node."""
+    virtual = DOMNode(classes=name)
+    virtual._attach(widget)
+    Stylesheet.apply._unshared(widget.app.stylesheet, virtual)  # type: ignore[attr-defined]
+    widget._component_styles[name] = virtual.styles
+    widget._rich_style_cache.clear()
+    try:
+        return (Widget.get_component_rich_style(widget, name),
+                Widget.get_component_rich_style(widget, name, partial=True))
+    finally:
+        del widget._component_styles[name]
+        widget._rich_style_cache.clear()
+
+
+async def test_text_fields_hold_no_component_nodes_and_draw_as_textual_would() -> None:
+    hub = Hub(deck=load_deck(), seed="inputs", settle_ms=0, bot_delay=0.0)
+    app = MissionApp(hub, Player("key:ann", "Ann"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        fields = list(app.screen.query(QuietInput))
+        assert len(fields) == 3
+        for focused in (None, *fields):
+            if focused is not None:
+                focused.focus()
+                await pilot.pause()
+            for field in fields:
+                assert field._component_styles == {}
+                for name in sorted(field._get_component_classes()):
+                    shared = (field.get_component_rich_style(name),
+                              field.get_component_rich_style(name, partial=True))
+                    assert shared == textual_rich_styles(field, name), (field, name)
+        assert fields[0].get_component_rich_style("nothing", default=Style()) == Style()
 
 
 class Tinted(CachedLines):
