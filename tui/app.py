@@ -25,6 +25,7 @@ from engine.identity import Player
 from engine.rules import IllegalAction
 from engine.session import Session
 from tui.board import ItemGrid
+from tui.dropped import release
 from tui.end_screen import EndScreen
 from tui.help import HelpScreen
 from tui.lean_strips import install as lean_strips
@@ -250,7 +251,9 @@ class MissionApp(App[str | None]):
         if len(self.screen_stack) == 1:
             await self.push_screen(screen)
         else:
+            closing = list(self.screen.walk_children(with_self=True))
             await self.switch_screen(screen)
+            release(closing)  # its drawn lines go now, not at the next full collection
         if self.lobby_screen is not None and self.lobby_screen is not screen:
             self._lobby_line = self.lobby_screen.said
             self.lobby_screen = None

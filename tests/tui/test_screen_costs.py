@@ -25,6 +25,7 @@ import gc
 import re
 import sys
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, ClassVar
@@ -322,6 +323,35 @@ async def test_text_fields_hold_no_component_nodes_and_draw_as_textual_would() -
                               field.get_component_rich_style(name, partial=True))
                     assert shared == textual_rich_styles(field, name), (field, name)
         assert fields[0].get_component_rich_style("nothing", default=Style()) == Style()
+
+
+async def test_a_closed_screen_s_drawn_lines_go_without_waiting_for_the_collector() -> None:
+    hub = Hub(deck=load_deck(), seed="released", settle_ms=0, bot_delay=0.0)
+    players = [await start_player(hub, "Ann")]
+    host = players[0][0]
+    code = host.session.create_table(TableOptions(turn_seconds=0))  # type: ignore[union-attr]
+    players += [await start_player(hub, name, code) for name in ("Bob", "Cy")]
+    try:
+        await asyncio.sleep(0.3)
+        gc.collect()
+        gc.disable()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            host.session.start()  # type: ignore[union-attr]
+            await asyncio.sleep(0.5)  # three table screens close, three game screens open
+            assert all(type(app.screen).__name__ == "GameScreen" for app, _ in players)
+            gc.collect()
+            left = Counter(type(o).__name__ for o in gc.garbage)
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+            gc.enable()
+        assert left["TableScreen"] == 3  # the screens themselves wait for the collector,
+        assert left["Strip"] + left["Segment"] == 0  # but not the lines they drew (83 here)
+    finally:
+        for app, task in players:
+            app.exit()
+            await task
 
 
 class Tinted(CachedLines):
