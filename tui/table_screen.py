@@ -7,19 +7,18 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, Vertical
-from textual.widgets import Input, Label, Static, Switch
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
 
 from engine.hub import BOT_LEVELS
 from engine.rules import MIN_PLAYERS, ROUNDS_BY_PLAYERS
 from engine.session import Session
-from engine.tables import MAX_SEATS, TableOptions, TableView
+from engine.tables import TableOptions, TableView
 from engine.text import plural
-from tui.choice import Choice
 from tui.confirm import Confirm
-from tui.inputs import QuietInput
 from tui.keybar import KeyBar
 from tui.messages import ShowSetup, attempt
+from tui.options_form import OptionsForm
 from tui.row_list import Cell, RowList
 from tui.stage import TableStage
 
@@ -67,25 +66,6 @@ def rounds_label(options: TableOptions, seated: int) -> str:
     return f"{plural(total, 'round')} for {seated} agents"
 
 
-_ROUND_CHOICES: tuple[tuple[str, str], ...] = (
-    ("by player count", "auto"),
-    ("endless", "endless"),
-    *((plural(n, "round"), str(n)) for n in range(1, 31)),
-)
-
-
-def _rounds_value(rounds: int | None) -> str:
-    return "auto" if rounds is None else "endless" if rounds == 0 else str(rounds)
-
-
-def _rounds_from(value: object) -> int | None:
-    if value == "endless":
-        return 0
-    if isinstance(value, str) and value.isdigit():
-        return int(value)
-    return None
-
-
 def _binding_state(view: TableView) -> tuple[object, ...]:
     """What the screen's keys depend on (the footer is redrawn only when it changes)."""
     return (view.is_host, view.my_seat is None, view.status, len(view.seats),
@@ -121,7 +101,6 @@ class TableScreen(TableStage):
     def __init__(self, session: Session, *, invite: str = "ssh -t host") -> None:
         super().__init__(session)
         self.invite = invite
-        self._hints: dict[str, bool] = {}  # what each switch's hint says now
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -135,31 +114,7 @@ class TableScreen(TableStage):
                 yield Static("", id="watchers", markup=False)
                 yield Static("", id="seat-code", markup=False)
             with Vertical(id="table-right"):
-                yield Static("Options", id="options-title")
-                with Grid(id="options"):
-                    yield Label("Rounds")
-                    yield Choice(_ROUND_CHOICES, "auto", id="opt-rounds")
-                    yield Label("Best plan")
-                    with Horizontal(classes="switch-row"):
-                        yield Switch(animate=False, id="opt-best-plan")
-                        yield Label("", classes="hint", id="hint-best-plan")
-                    yield Label("Turn timer")
-                    with Horizontal(classes="switch-row"):
-                        yield QuietInput(type="integer", max_length=3, id="opt-turn")
-                        yield Label("s (0 off, 15-600)", classes="hint")
-                    yield Label("Stop! tie")
-                    with Horizontal(classes="switch-row"):
-                        yield QuietInput(type="integer", max_length=4, id="opt-tie")
-                        yield Label("ms (0-2000)", classes="hint")
-                    yield Label("Bots fill")
-                    with Horizontal(classes="switch-row"):
-                        yield Switch(animate=False, id="opt-bots-fill")
-                        yield Label("", classes="hint", id="hint-bots-fill")
-                    yield Label("Max seats")
-                    yield Choice([(f"{n} seats" + (" (house rule)" if n > 5 else ""), n)
-                                  for n in range(MIN_PLAYERS, MAX_SEATS + 1)], 5,
-                                 id="opt-max-seats")
-                yield Static("", id="options-note", markup=False)
+                yield OptionsForm(id="options")
         yield Static("", id="table-status", markup=False)
         yield KeyBar()
 
@@ -228,91 +183,20 @@ class TableScreen(TableStage):
             host = next((s.name for s in view.seats if s.is_host), "the host")
             text = f"Waiting for {host} to start the game ({rounds_label(view.options, seated)})"
         self.query_one("#table-status", Static).update(text)
-        note = ("" if view.is_host else "Only the host changes these.")
-        self.query_one("#options-note", Static).update(note)
 
     def _sync_form(self, view: TableView) -> None:
-        """Show the table's options in the form; the host's field being typed in is kept."""
-        o = view.options
-        rounds = self.query_one("#opt-rounds", Choice)
-        wanted = _rounds_value(o.rounds)
-        if wanted not in {v for _, v in _ROUND_CHOICES}:
-            rounds.set_options([*_ROUND_CHOICES, (plural(o.rounds, "round"), wanted)])
-        if rounds.value != wanted:
-            rounds.value = wanted
-        for name, value, on_text, off_text in (
-                ("best-plan", o.best_plan, "on: lead awards +1", "off"),
-                ("bots-fill", o.bots_fill,
-                 "on: bots make it 3 at start", "off: b adds a bot")):
-            switch = self.query_one(f"#opt-{name}", Switch)
-            if switch.value != value:
-                switch.value = value
-            if self._hints.get(name) != value:
-                self._hints[name] = value
-                self.query_one(f"#hint-{name}", Label).update(on_text if value else off_text)
-        for selector, number in (("#opt-turn", o.turn_seconds),
-                                 ("#opt-tie", o.stop_tie_window_ms)):
-            field = self.query_one(selector, Input)
-            if field.value != str(number) and not field.has_focus:
-                field.value = str(number)
-        seats = self.query_one("#opt-max-seats", Choice)
-        if seats.value != o.max_seats:
-            seats.value = o.max_seats
-        locked = not view.is_host
-        for widget in self.query("#options Choice, #options Switch, #options Input"):
-            if widget.disabled != locked:
-                widget.disabled = locked
+        """Show the table's options in the form (read only unless the player hosts)."""
+        self.query_one(OptionsForm).show_options(view.options, locked=not view.is_host)
 
     # -- options up ------------------------------------------------------------------------
 
-    def _form_options(self) -> TableOptions | None:
-        """The options the form shows now, or None if a number is not a number."""
-        try:
-            turn = int(self.query_one("#opt-turn", Input).value or "0")
-            tie = int(self.query_one("#opt-tie", Input).value or "0")
-        except ValueError:
-            return None
-        seats = self.query_one("#opt-max-seats", Choice).value
-        return TableOptions(
-            rounds=_rounds_from(self.query_one("#opt-rounds", Choice).value),
-            best_plan=self.query_one("#opt-best-plan", Switch).value,
-            stop_tie_window_ms=tie,
-            turn_seconds=turn,
-            bots_fill=self.query_one("#opt-bots-fill", Switch).value,
-            max_seats=seats if isinstance(seats, int) else 5,
-        )
-
-    def _apply_options(self) -> None:
+    @on(OptionsForm.Changed)
+    def _options_changed(self, message: OptionsForm.Changed) -> None:
         view = self.view
-        if view is None or not view.is_host:
+        if view is None or not view.is_host or message.options == view.options:
             return
-        options = self._form_options()
-        if options == view.options:
-            return
-        if options is None:
-            self.app.notify("type a whole number", severity="warning")
-        elif attempt(self, self.session.set_options, options):
-            return
-        self._sync_form_inputs(view)  # refused: the form shows the table's options again
-        self._sync_form(view)
-
-    def _sync_form_inputs(self, view: TableView) -> None:
-        self.query_one("#opt-turn", Input).value = str(view.options.turn_seconds)
-        self.query_one("#opt-tie", Input).value = str(view.options.stop_tie_window_ms)
-
-    @on(Choice.Changed)
-    @on(Switch.Changed)
-    def _option_picked(self) -> None:
-        self._apply_options()
-
-    @on(Input.Submitted)
-    def _number_typed(self) -> None:
-        self._apply_options()
-        self.query_one(SeatList).focus()
-
-    @on(Input.Blurred)
-    def _number_left(self) -> None:
-        self._apply_options()
+        if not attempt(self, self.session.set_options, message.options):
+            self._sync_form(view)  # refused: the form shows the table's options again
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -384,21 +268,10 @@ class TableScreen(TableStage):
             attempt(self, self.session.join, self.view.code)
 
     def action_results(self) -> None:
-        if not self._leave_field():
-            self.app.post_message(ShowSetup(False))
+        self.app.post_message(ShowSetup(False))
 
     def action_back(self) -> None:
-        if not self._leave_field():
-            self.action_leave()
-
-    def _leave_field(self) -> bool:
-        """Escape in a number field puts the table's value back and leaves the field."""
-        if not isinstance(self.focused, Input):
-            return False
-        if self.view is not None:
-            self._sync_form_inputs(self.view)
-        self.query_one(SeatList).focus()
-        return True
+        self.action_leave()
 
     def action_leave(self) -> None:
         attempt(self, self.session.leave)

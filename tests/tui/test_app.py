@@ -10,7 +10,7 @@ import weakref
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Label, Static, Switch
+from textual.widgets import Input, Label, Static
 
 from engine import rules
 from engine.cards import load_deck
@@ -20,12 +20,12 @@ from engine.session import Session
 from engine.tables import TableOptions
 from tests.tui.pilots import settle
 from tui.app import MissionApp
-from tui.choice import Choice
 from tui.confirm import Choose, Confirm
 from tui.end_screen import EndScreen
 from tui.game_screen import GameScreen
 from tui.help import HelpScreen
 from tui.lobby_screen import LobbyScreen
+from tui.options_form import OptionsForm
 from tui.table_screen import SeatList, TableScreen
 from tui.too_small import TooSmallScreen
 
@@ -119,6 +119,11 @@ def play_game(hub: Hub, names: list[str], options: TableOptions) -> tuple[str, l
 # -- the table before the game ------------------------------------------------------------
 
 
+def form_text(app: MissionApp) -> str:
+    form = app.screen.query_one(OptionsForm)
+    return "\n".join(form.render_line(y).text.rstrip() for y in range(form.size.height))
+
+
 async def test_the_host_edits_options_and_the_others_see_them_read_only(hub: Hub) -> None:
     host, guest = player_app(hub, "Ann"), player_app(hub, "Bob")
     async with host.run_test(size=(80, 24)) as p1, guest.run_test(size=(80, 24)) as p2:
@@ -128,24 +133,26 @@ async def test_the_host_edits_options_and_the_others_see_them_read_only(hub: Hub
         guest.session.join(code)  # type: ignore[union-attr]
         await settle(p1, p2)
         assert isinstance(guest.screen, TableScreen)
-        assert all(not w.disabled for w in host.screen.query("#options Choice, #options Switch"))
-        assert all(w.disabled for w in guest.screen.query("#options Choice, #options Switch,"
-                                                          " #options Input"))
-        assert "Only the host" in text_of(guest, "#options-note")
+        assert not host.screen.query_one(OptionsForm).disabled
+        assert guest.screen.query_one(OptionsForm).disabled  # no focus, no keys
+        assert "Only the host" in form_text(guest)
+        assert "Only the host" not in form_text(host)
 
-        host.screen.query_one("#opt-rounds", Choice).value = "endless"
-        host.screen.query_one("#opt-best-plan", Switch).value = True
-        turn = host.screen.query_one("#opt-turn", Input)
-        turn.focus()
-        turn.value = "45"
-        await p1.press("enter")
+        host.screen.query_one(OptionsForm).focus()
+        await p1.press("right")  # rounds: by player count -> endless
+        await p1.press("down", "right")  # best plan: on
+        await p1.press("down", "4", "5", "enter")  # turn timer: typed
         await settle(p1, p2)
         options = hub.tables[code].options
         assert (options.rounds, options.best_plan, options.turn_seconds) == (0, True, 45)
-        assert guest.screen.query_one("#opt-rounds", Choice).value == "endless"
-        assert guest.screen.query_one("#opt-best-plan", Switch).value is True
-        assert guest.screen.query_one("#opt-turn", Input).value == "45"
+        shown = form_text(guest)
+        assert "endless" in shown and "on: lead awards +1" in shown and "45" in shown
         assert "endless" in text_of(guest, "#table-status")
+        await p1.press("down", "left", "left")  # the tie window: 0 -> 2000 -> 1500
+        await p1.press("down", "down", "right")  # max seats: 5 -> 6 (house rule)
+        await settle(p1, p2)
+        options = hub.tables[code].options
+        assert (options.stop_tie_window_ms, options.max_seats) == (1500, 6)
 
 
 async def test_an_out_of_range_timer_is_refused_and_the_form_shows_the_table_again(
@@ -154,14 +161,18 @@ async def test_an_out_of_range_timer_is_refused_and_the_form_shows_the_table_aga
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
         await settle(pilot)
-        turn = app.screen.query_one("#opt-turn", Input)
-        turn.focus()
-        turn.value = "5"
+        app.screen.query_one(OptionsForm).focus()
+        await pilot.press("down", "down", "5")
+        assert "5▏" in form_text(app)
+        await pilot.press("z")  # not a digit: left to the screen
         await pilot.press("enter")
         await settle(pilot)
         assert any("15 to 600" in n for n in notes(app))
-        assert turn.value == "90"
+        assert "Turn timer  ‹ 90 ›" in form_text(app)
         assert app.session.view().options.turn_seconds == 90  # type: ignore[union-attr]
+        await pilot.press("1", "2", "escape")  # Esc puts the table's value back
+        assert "Turn timer  ‹ 90 ›" in form_text(app)
+        assert isinstance(app.screen, TableScreen)  # and does not leave the table
 
 
 async def test_the_host_adds_a_bot_and_removes_a_seat(hub: Hub) -> None:

@@ -1,4 +1,5 @@
-"""The light list and choice widgets that stand in for DataTable and Select."""
+"""The light widgets that stand in for DataTable and the options' grid of Selects,
+Switches and Inputs."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
 from engine.tables import TableOptions
+from engine.tables import TableOptions as Options
 from tests.tui.pilots import settle
 from tui.app import MissionApp
-from tui.choice import Choice
 from tui.lobby_screen import TableList
+from tui.options_form import OptionsForm
 from tui.row_list import RowList
 
 
@@ -28,7 +30,7 @@ class Lists(App[None]):
 
     def compose(self) -> Iterator[Widget]:
         yield RowList((("Name", 6), ("Note", 0)), id="rows")
-        yield Choice([("one", 1), ("two", 2), ("three", 3)], 1, id="choice")
+        yield OptionsForm(id="form")
 
     def on_row_list_highlighted(self, message: RowList.Highlighted) -> None:
         self.heard.append(message)
@@ -36,14 +38,14 @@ class Lists(App[None]):
     def on_row_list_selected(self, message: RowList.Selected) -> None:
         self.heard.append(message)
 
-    def on_choice_changed(self, message: Choice.Changed) -> None:
+    def on_options_form_changed(self, message: OptionsForm.Changed) -> None:
         self.heard.append(message)
 
 
 def heard(app: Lists) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     for m in app.heard:
-        out.append((type(m).__name__, getattr(m, "key", getattr(m, "value", None))))
+        out.append((type(m).__name__, getattr(m, "key", getattr(m, "options", None))))
     app.heard.clear()
     return out
 
@@ -51,7 +53,7 @@ def heard(app: Lists) -> list[tuple[str, Any]]:
 async def test_the_cursor_moves_by_key_and_click_and_stays_on_its_row_when_rows_change(
         ) -> None:
     app = Lists()
-    async with app.run_test(size=(40, 10)) as pilot:
+    async with app.run_test(size=(60, 16)) as pilot:
         rows = app.query_one(RowList)
         rows.set_rows([("a", ("Ann", "x")), ("b", ("Bob", "")), ("c", ("Cy", ("y", "dim")))])
         rows.focus()
@@ -81,7 +83,7 @@ async def test_the_cursor_moves_by_key_and_click_and_stays_on_its_row_when_rows_
 
 async def test_rows_longer_than_the_list_scroll_to_keep_the_cursor_in_view() -> None:
     app = Lists()
-    async with app.run_test(size=(40, 10)) as pilot:
+    async with app.run_test(size=(60, 16)) as pilot:
         rows = app.query_one(RowList)
         rows.styles.height = 4  # a header and three rows
         rows.set_rows([(str(n), (f"r{n}", "")) for n in range(10)])
@@ -96,20 +98,20 @@ async def test_rows_longer_than_the_list_scroll_to_keep_the_cursor_in_view() -> 
         assert rows.cursor_key == "6" and rows.render_line(1).text.strip() == "r6"
 
 
-async def test_a_choice_steps_by_key_and_click_and_says_so_but_not_when_disabled() -> None:
+async def test_the_options_form_picks_and_steps_by_click_and_not_when_read_only() -> None:
     app = Lists()
-    async with app.run_test(size=(40, 10)) as pilot:
-        choice = app.query_one(Choice)
-        choice.focus()
-        await pilot.press("right", "right", "right", "left")
+    async with app.run_test(size=(60, 14)) as pilot:
+        form = app.query_one(OptionsForm)
+        form.show_options(Options(), locked=False)
+        await pilot.click(OptionsForm, offset=(2, 3))  # Best plan: picked
+        await pilot.click(OptionsForm, offset=(2, 3))  # and stepped
         await pilot.pause()
-        assert choice.value == 3 and "three" in choice.render_line(0).text
-        assert heard(app) == [("Changed", 2), ("Changed", 3), ("Changed", 1), ("Changed", 3)]
-        choice.value = 3  # no change, no message
-        choice.disabled = True
-        await pilot.click(Choice)
+        assert heard(app) == [("Changed", Options(best_plan=True))]
+        form.show_options(Options(), locked=True)  # the table refused, say; a guest now
+        await pilot.click(OptionsForm, offset=(2, 3))
+        await pilot.click(OptionsForm, offset=(2, 3))
         await pilot.pause()
-        assert choice.value == 3 and heard(app) == []
+        assert heard(app) == [] and form.options == Options() and form.disabled
 
 
 async def test_refilling_the_lobby_s_list_leaves_no_garbage_for_the_cyclic_collector(
