@@ -21,6 +21,7 @@ from typing import Any
 
 import asyncssh
 
+from server import gc_tuning
 from server.admission import AppSlots
 from server.algorithms import algorithm_options
 from server.app_guard import TaskFactory, configure_process
@@ -322,16 +323,20 @@ class GameServer:
 
     def session_began(self, session: GameSession) -> None:
         self.sessions.add(session)
+        gc_tuning.follow_load(len(self.sessions))
         key = session.player.id[4:] if session.player.id.startswith("key:") else None
         connection_line("joined", session.peer, session.player.name, key)
         self.host.session_began(session)
 
     def session_ended(self, session: GameSession) -> None:
         self.sessions.discard(session)
+        gc_tuning.follow_load(len(self.sessions))
         self.host.session_ended(session)
         log.info("%s: %s left (%d playing)", session.peer, session.player.id, len(self.sessions))
         if isinstance(session.connection, _Connection):
             session.connection.sessions_changed()
+        if not self.sessions and not self._closing:
+            gc_tuning.collect_when_empty(lambda: not self.sessions and not self._closing)
 
     # -- shutdown --------------------------------------------------------------------------
 
