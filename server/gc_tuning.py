@@ -32,6 +32,7 @@ what it freed and whether any app or screen outlived its session.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import ctypes
 import gc
 import logging
@@ -86,11 +87,15 @@ QUIET_S = 2.0
 """How long the server must stay empty before :func:`collect_when_empty` collects."""
 
 
-def collect_when_empty(is_empty: Callable[[], bool], delay: float = QUIET_S) -> None:
-    """In ``delay`` seconds, if ``is_empty()`` still holds, run a full collection and log
-    what it freed, the apps and screens still in memory (none, when all is well) and the
-    process's RSS."""
-    asyncio.get_running_loop().call_later(delay, _collect_if, is_empty)
+def collect_when_empty(is_empty: Callable[[], bool]) -> None:
+    """In :data:`QUIET_S` seconds, if ``is_empty()`` still holds, run a full collection
+    and log what it freed, the apps and screens still in memory (none, when all is well)
+    and the process's RSS."""
+    # In a context of its own: the last player's app may have set Textual's context
+    # variables (the active app, screen and message pump) in the one this call runs in,
+    # and a callback holds its context, so that app would outlive the collection.
+    asyncio.get_running_loop().call_later(QUIET_S, _collect_if, is_empty,
+                                          context=contextvars.Context())
 
 
 def _collect_if(is_empty: Callable[[], bool]) -> None:

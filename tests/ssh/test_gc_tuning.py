@@ -28,3 +28,18 @@ def test_tuning_sets_the_thresholds_and_freezes_what_exists(
         gc.callbacks.remove(gc_tuning._log_slow)
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_full_collections_follow_the_load() -> None:
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(*gc_tuning.THRESHOLDS)
+        gc_tuning.follow_load(gc_tuning.CHEAP_PLAYERS)  # cheap: collected as CPython would
+        assert gc.get_threshold() == gc_tuning.CHEAP
+        gc_tuning.follow_load(gc_tuning.CHEAP_PLAYERS + 1)  # a full one would stop many
+        assert gc.get_threshold() == gc_tuning.THRESHOLDS
+        gc.set_threshold(100, 2, 3)  # not ours (a test, an embedding): left alone
+        gc_tuning.follow_load(0)
+        assert gc.get_threshold() == (100, 2, 3)
+    finally:
+        gc.set_threshold(*before)

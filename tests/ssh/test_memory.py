@@ -18,6 +18,7 @@ from textual.widgets._toast import Toast, ToastRack
 from engine.cards import load_deck
 from engine.hub import Hub
 from engine.session import CHAT_BURST
+from server import gc_tuning
 from server.app_guard import ShownNotices, bound_notices
 from server.cli import mission_app_factory
 from server.context import SessionContext
@@ -167,3 +168,41 @@ async def test_a_dropped_connection_does_not_keep_its_app(
     await until(lambda: not hub.sessions, "the hub let go of the session")
     gc.collect()
     assert [ref() for ref in apps] == [None]
+
+
+async def test_when_everyone_has_left_the_server_collects_and_frees_every_app_and_screen(
+    game_server: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(logging.getLogger("server"), "propagate", False)  # as above
+    monkeypatch.setattr(gc_tuning, "QUIET_S", 0.5)
+    heard: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: heard.append(record.getMessage())  # type: ignore[method-assign]
+    logger = logging.getLogger("server.gc_tuning")
+    logger.addHandler(handler)
+    monkeypatch.setattr(logger, "level", logging.INFO)
+    hub = Hub(deck=load_deck(), seed="empty", settle_ms=0, bot_delay=0.0)
+    factory, apps = tracked_apps(hub)
+    try:
+        server = await game_server(factory)
+        (alice, *friends), _ = await three_at_a_table(server.port, hub)
+        alice.send("g")
+        await friends[0].wait_for("Round 1")
+        live = [ref() for ref in apps]
+        screens = [weakref.ref(screen) for app in live if app is not None
+                   for screen in app.screen_stack]
+        del live
+        friends[0].close()
+        await asyncio.sleep(1.0)
+        assert not heard  # someone is still here: nothing to collect for
+        gc.disable()  # from here on only the server's own collection runs
+        for player in (alice, friends[1]):
+            player.close()
+        await until(lambda: any("everyone has left" in line for line in heard),
+                    "the note that everyone has left")
+        assert [ref() for ref in apps] == [None] * 3
+        assert [ref() for ref in screens] == [None] * len(screens)
+    finally:
+        gc.enable()
+        logger.removeHandler(handler)
+    assert "; 0 apps and" in heard[-1]
