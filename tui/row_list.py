@@ -68,9 +68,7 @@ class RowList(CachedLines, can_focus=True):
     }
     """
 
-    class Highlighted(Message):
-        """The cursor moved to another row (``key`` None: no rows)."""
-
+    class RowMessage(Message):
         def __init__(self, rows: RowList, key: str | None) -> None:
             super().__init__()
             self.rows = rows
@@ -80,17 +78,11 @@ class RowList(CachedLines, can_focus=True):
         def control(self) -> RowList:
             return self.rows
 
-    class Selected(Message):
+    class Highlighted(RowMessage):
+        """The cursor moved to another row (``key`` None: no rows)."""
+
+    class Selected(RowMessage):
         """Enter (or a click) on the row with ``key``."""
-
-        def __init__(self, rows: RowList, key: str) -> None:
-            super().__init__()
-            self.rows = rows
-            self.key = key
-
-        @property
-        def control(self) -> RowList:
-            return self.rows
 
     def __init__(self, columns: Sequence[tuple[str, int]], *, header: bool = True,
                  zebra: bool = False, id: str | None = None,

@@ -44,6 +44,17 @@ def tracked_apps(hub: Hub) -> tuple[Callable[[SessionContext], App[Any]],
     return factory, apps
 
 
+async def three_playing(port: int, hub: Hub, apps: list[weakref.ref[App[Any]]]
+                        ) -> tuple[list[TermClient], list[weakref.ref[Any]]]:
+    """Three friends at a table whose game has begun; and a weak reference to every
+    screen their apps hold."""
+    players, _ = await three_at_a_table(port, hub)
+    players[0].send("g")
+    await players[1].wait_for("Round 1")
+    live = [app for app in (ref() for ref in apps) if app is not None]
+    return players, [weakref.ref(screen) for app in live for screen in app.screen_stack]
+
+
 async def test_no_app_or_screen_outlives_its_session(
     game_server: StartServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -54,13 +65,9 @@ async def test_no_app_or_screen_outlives_its_session(
     factory, apps = tracked_apps(hub)
 
     server = await game_server(factory)
-    (alice, *friends), _ = await three_at_a_table(server.port, hub)
-    alice.send("g")
-    await friends[0].wait_for("Round 1")
-    live = [ref() for ref in apps]
-    screens = [weakref.ref(screen) for app in live if app is not None
-               for screen in app.screen_stack]
-    drawn = [weakref.ref(widget._styles_cache) for app in live if app is not None
+    (alice, *friends), screens = await three_playing(server.port, hub, apps)
+    live = [app for app in (ref() for ref in apps) if app is not None]
+    drawn = [weakref.ref(widget._styles_cache) for app in live
              for widget in app.screen.walk_children(with_self=True)]
     del live
     assert len(apps) == 3 and len(screens) >= 3 and len(drawn) > 30
@@ -185,13 +192,7 @@ async def test_when_everyone_has_left_the_server_collects_and_frees_every_app_an
     factory, apps = tracked_apps(hub)
     try:
         server = await game_server(factory)
-        (alice, *friends), _ = await three_at_a_table(server.port, hub)
-        alice.send("g")
-        await friends[0].wait_for("Round 1")
-        live = [ref() for ref in apps]
-        screens = [weakref.ref(screen) for app in live if app is not None
-                   for screen in app.screen_stack]
-        del live
+        (alice, *friends), screens = await three_playing(server.port, hub, apps)
         friends[0].close()
         await asyncio.sleep(1.0)
         assert not heard  # someone is still here: nothing to collect for

@@ -250,19 +250,28 @@ async def test_a_kept_component_node_still_follows_its_widget_s_classes_and_focu
         assert part.get_component_styles("part--mark").node is node  # restyled in place
 
 
-def textual_component_style(widget: Widget, name: str) -> object:
-    """What Textual would make of ``widget``'s component class ``name``: its own virtual
-    node, matched against the rules without the shared matches."""
+@contextmanager
+def textual_virtual_node(widget: Widget, name: str) -> Iterator[None]:
+    """Give ``widget`` the virtual node Textual would make for its component class
+    ``name``, matched against the rules without the shared matches, for a moment."""
     virtual = DOMNode(classes=name)
     virtual._attach(widget)
     Stylesheet.apply._unshared(widget.app.stylesheet, virtual)  # type: ignore[attr-defined]
     widget._component_styles[name] = virtual.styles
     widget._visual_style_cache.clear()
+    widget._rich_style_cache.clear()
     try:
-        return widget.get_visual_style(name)
+        yield
     finally:
         del widget._component_styles[name]
         widget._visual_style_cache.clear()
+        widget._rich_style_cache.clear()
+
+
+def textual_component_style(widget: Widget, name: str) -> object:
+    """What Textual would make of ``widget``'s component class ``name``."""
+    with textual_virtual_node(widget, name):
+        return widget.get_visual_style(name)
 
 
 def assert_styled_as_textual_would(widgets: list[CachedLines]) -> None:
@@ -292,17 +301,9 @@ async def test_line_widgets_hold_no_component_nodes_and_look_as_textual_would_dr
 
 def textual_rich_styles(widget: Widget, name: str) -> tuple[object, object]:
     """Textual's own ``get_component_rich_style`` of ``name``, from its own virtual node."""
-    virtual = DOMNode(classes=name)
-    virtual._attach(widget)
-    Stylesheet.apply._unshared(widget.app.stylesheet, virtual)  # type: ignore[attr-defined]
-    widget._component_styles[name] = virtual.styles
-    widget._rich_style_cache.clear()
-    try:
+    with textual_virtual_node(widget, name):
         return (Widget.get_component_rich_style(widget, name),
                 Widget.get_component_rich_style(widget, name, partial=True))
-    finally:
-        del widget._component_styles[name]
-        widget._rich_style_cache.clear()
 
 
 async def test_text_fields_hold_no_component_nodes_and_draw_as_textual_would() -> None:
