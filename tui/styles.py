@@ -103,7 +103,9 @@ def keep_component_nodes() -> None:
         if not components:
             return
         if getattr(node, "SHARED_COMPONENT_STYLES", False):
-            node.notify_style_update()  # its styles come from shared_component_style
+            # Looked up in the shared styles instead; its place may have changed though no
+            # rule of its own did (then Textual has not told it), so it is told here.
+            node.notify_style_update()
             return
         kept: dict[str, DOMNode] = node.__dict__.setdefault("_component_nodes", {})
         changed = False
@@ -231,13 +233,21 @@ def shared_component_style(widget: Widget, name: str) -> VisualStyle:
     :func:`keep_component_nodes` gives them no virtual nodes of their own). The answer is
     what ``widget.get_visual_style(name)`` gives with Textual's own virtual node: a miss
     makes one, styles it, asks, and lets it go."""
-    if name not in widget._get_component_classes():
-        raise KeyError(f"No {name!r} key in COMPONENT_CLASSES")
-    key = (_match_key(widget.app.stylesheet, widget), _inline_key(widget), name)
+    key = _place_key(widget, (name,))
     style = _component_visuals.get(key)
     if style is None:
         style = _component_visuals[key] = _styled_once(widget, name)
     return style
+
+
+def _place_key(widget: Widget, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """What component styles ``names`` of ``widget`` depend on: its place (the rule
+    matches' key) and the inline colours on the way down. KeyError for an unknown name,
+    as Textual raises."""
+    unknown = set(names) - widget._get_component_classes()
+    if unknown:
+        raise KeyError(f"No {sorted(unknown)[0]!r} key in COMPONENT_CLASSES")
+    return (_match_key(widget.app.stylesheet, widget), _inline_key(widget), names)
 
 
 def _styled_once(widget: Widget, name: str) -> VisualStyle:
@@ -289,12 +299,12 @@ class SharedComponentRichStyles:
                                  default: RichStyle | None = None) -> RichStyle:
         styles = self._rich_style_cache.get(names)  # emptied on every restyle
         if styles is None:
-            unknown = set(names) - self._get_component_classes()
-            if unknown:
+            try:
+                key = _place_key(self, names)
+            except KeyError:
                 if default is not None:
                     return default
-                raise KeyError(f"No {sorted(unknown)[0]!r} key in COMPONENT_CLASSES")
-            key = (_match_key(self.app.stylesheet, self), _inline_key(self), names)
+                raise
             styles = _component_rich.get(key)
             if styles is None:
                 with _virtual_nodes(self, names):
