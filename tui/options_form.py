@@ -5,10 +5,11 @@ their hints and rows). Every player at a table held them while waiting, and drop
 as cyclic garbage when the game began: about 300 KB per player for the collector. This is
 one :class:`~tui.cached_lines.CachedLines` widget.
 
-Keys, for the host: up and down pick an option; left and right (or Enter and space) step
-through its values; on a number, digits type a new one, Backspace takes one back, Enter or
-moving away sets it, and Esc puts the table's value back. A click on an option picks it,
-a click on the picked one steps it. Other players see the same rows, read only.
+Keys, for the host: up and down pick an option; left and right step through its values,
+and so do Enter and space except on a number. On a number, digits type a new one,
+Backspace takes one back, Enter or moving away sets it, and Esc puts the table's value
+back. A click on an option picks it, a click on the picked one steps it. Other players
+see the same rows, read only.
 """
 
 from __future__ import annotations
@@ -183,7 +184,7 @@ class OptionsForm(CachedLines, can_focus=True):
         if key in ("up", "down"):
             self._set_typed()
             self.row = (self.row + (1 if key == "down" else -1)) % len(OPTIONS)
-        elif key in ("left", "right", "space") or (key == "enter" and self.typing is None):
+        elif key in ("left", "right", "space") or (key == "enter" and not option.typed):
             self.typing = None
             self._change(option, option.step(self.value_of(option.field),
                                              -1 if key == "left" else 1))

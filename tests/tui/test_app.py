@@ -172,6 +172,8 @@ async def test_an_out_of_range_timer_is_refused_and_the_form_shows_the_table_aga
         assert app.session.view().options.turn_seconds == 90  # type: ignore[union-attr]
         await pilot.press("1", "2", "escape")  # Esc puts the table's value back
         assert "Turn timer  ‹ 90 ›" in form_text(app)
+        await pilot.press("enter")  # nothing typed: Enter on a number changes nothing
+        assert "Turn timer  ‹ 90 ›" in form_text(app)
         assert isinstance(app.screen, TableScreen)  # and does not leave the table
 
 
