@@ -87,18 +87,20 @@ QUIET_S = 2.0
 """How long the server must stay empty before :func:`collect_when_empty` collects."""
 
 
-def collect_when_empty(is_empty: Callable[[], bool]) -> None:
+def collect_when_empty(is_empty: Callable[[], bool], tries: int = 3) -> None:
     """In :data:`QUIET_S` seconds, if ``is_empty()`` still holds, run a full collection
     and log what it freed, the apps and screens still in memory (none, when all is well)
-    and the process's RSS."""
+    and the process's RSS. An app can outlive its session for a moment (a last message
+    or callback of the game in flight, seen with a bot at the table): while some remain,
+    it collects again, ``tries`` times in all, before it says so."""
     # In a context of its own: the last player's app may have set Textual's context
     # variables (the active app, screen and message pump) in the one this call runs in,
     # and a callback holds its context, so that app would outlive the collection.
-    asyncio.get_running_loop().call_later(QUIET_S, _collect_if, is_empty,
+    asyncio.get_running_loop().call_later(QUIET_S, _collect_if, is_empty, tries,
                                           context=contextvars.Context())
 
 
-def _collect_if(is_empty: Callable[[], bool]) -> None:
+def _collect_if(is_empty: Callable[[], bool], tries: int) -> None:
     if not is_empty():
         return
     from textual.app import App
@@ -114,6 +116,9 @@ def _collect_if(is_empty: Callable[[], bool]) -> None:
             apps += 1
         elif isinstance(thing, Screen):
             screens += 1
+    if (apps or screens) and tries > 1:
+        collect_when_empty(is_empty, tries - 1)
+        return
     log.info("everyone has left: a full collection freed %d objects in %.0f ms; %d apps "
              "and %d screens still in memory; RSS %.1f MB", freed, took_ms, apps, screens,
              rss_mb())
