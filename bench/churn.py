@@ -26,7 +26,7 @@ import asyncssh
 
 from bench.play import LOBBY, TABLE, Server, connect, home
 
-LEFT = re.compile(r"everyone has left: .*?(\d+) apps and (\d+) screens still in memory")
+LEFT = re.compile(r"everyone has left: .*?(\d+) apps? and (\d+) screens? still in memory")
 TARGETS = {"RSS growth MB": 20.0, "apps alive": 0, "screens alive": 0}
 
 

@@ -41,6 +41,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from engine.text import plural
+
 log = logging.getLogger(__name__)
 
 THRESHOLDS = (5_000, 5, 1_000)
@@ -119,9 +121,9 @@ def _collect_if(is_empty: Callable[[], bool], tries: int) -> None:
     if (apps or screens) and tries > 1:
         collect_when_empty(is_empty, tries - 1)
         return
-    log.info("everyone has left: a full collection freed %d objects in %.0f ms; %d apps "
-             "and %d screens still in memory; RSS %.1f MB", freed, took_ms, apps, screens,
-             rss_mb())
+    log.info("everyone has left: a full collection freed %s in %.0f ms; %s and %s still "
+             "in memory; RSS %.1f MB", plural(freed, "object"), took_ms, plural(apps, "app"),
+             plural(screens, "screen"), rss_mb())
 
 
 def rss_mb() -> float:

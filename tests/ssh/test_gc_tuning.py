@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 
@@ -43,3 +44,23 @@ def test_full_collections_follow_the_load() -> None:
         assert gc.get_threshold() == (100, 2, 3)
     finally:
         gc.set_threshold(*before)
+
+
+async def test_an_app_that_lingers_a_moment_is_collected_again_before_the_note(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.app import App
+
+    monkeypatch.setattr(gc_tuning, "QUIET_S", 0.05)
+    heard: list[str] = []
+    monkeypatch.setattr(gc_tuning.log, "info", lambda text, *args: heard.append(text % args))
+    lingering: list[App[None]] = [App()]  # a last message in flight still holds it
+    gc_tuning.collect_when_empty(lambda: True)
+    await asyncio.sleep(0.08)
+    assert heard == []  # it found the app, and waits instead of saying so
+    lingering.clear()
+    await asyncio.sleep(0.1)
+    assert len(heard) == 1 and "; 0 apps and 0 screens still in memory" in heard[0]
+    lingering.append(App())  # one that never goes is reported, after the last try
+    gc_tuning.collect_when_empty(lambda: True, tries=2)
+    await asyncio.sleep(0.3)
+    assert len(heard) == 2 and "; 1 app and 0 screens still" in heard[1]
