@@ -118,12 +118,13 @@ def main(argv: list[str] | None = None) -> int:
         print("| " + " | ".join(cells) + " |")
     for name, target in TARGETS.items():
         value = rows[-1][name]
+        shown = f"{value:.1f}" if isinstance(value, float) else str(value)
         if value < 0:
             print(f"  {name}: not reported")
         elif value > target:
-            print(f"  {name} {value:.1f} MISSES its target of {target}")
+            print(f"  {name} {shown} MISSES its target of {target}")
         else:
-            print(f"  {name} {value:.1f} within its target of {target}")
+            print(f"  {name} {shown} within its target of {target}")
     return 0
 
 
