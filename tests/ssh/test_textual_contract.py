@@ -81,3 +81,23 @@ def test_the_internals_the_screens_paint_and_match_with_still_exist() -> None:
     for name in ("_has_hover_style", "_has_focus_within", "_has_order_style",
                  "_has_odd_or_even", "css_path_nodes", "_classes", "_id"):
         assert hasattr(node, name), name
+
+
+def test_the_internals_shared_component_styles_and_released_caches_rely_on_still_exist(
+        ) -> None:
+    from textual.cache import LRUCache
+    from textual.dom import DOMNode
+    from textual.widget import Widget
+
+    widget = Widget()
+    for name in ("_rich_style_cache", "_visual_style_cache", "_component_styles",
+                 "_styles_cache", "_css_styles", "_inline_styles"):
+        assert hasattr(widget, name), name
+    assert widget._css_styles.node is widget  # the cycle a throwaway node's styles make
+    node = DOMNode()
+    node._attach(widget)
+    node._detach()
+    assert node._parent is None
+    cache: LRUCache[str, int] = LRUCache(4)
+    cache["a"] = 1
+    assert all(isinstance(link, list) for link in cache._cache.values())  # the ring
