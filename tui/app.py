@@ -71,6 +71,9 @@ class MissionApp(App[str | None]):
         lean_strips()
         partial_paint()
         super().__init__()
+        # No widget here has a tooltip, so no screen gets Textual's tooltip widget (a
+        # widget costs about 14 KB, on every screen of every player; tests run so too).
+        self._disable_tooltips = True
         self.hub = hub
         self.player = player
         self.join_code = join_code

@@ -355,6 +355,14 @@ async def test_a_closed_screen_s_drawn_lines_go_without_waiting_for_the_collecto
             await task
 
 
+async def test_no_screen_carries_textual_s_tooltip_widget() -> None:
+    async with table_of_three("no-tooltips") as (_table, apps):
+        for app in apps:  # run as the server runs them (run_test leaves tooltips out anyway)
+            kinds = {type(w).__name__ for s in app.screen_stack
+                     for w in s.walk_children(with_self=True)}
+            assert "Tooltip" not in kinds and "GameScreen" in kinds
+
+
 class Tinted(CachedLines):
     COMPONENT_CLASSES: ClassVar[set[str]] = {"tinted--mark"}
     DEFAULT_CSS = """
