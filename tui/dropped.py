@@ -22,6 +22,8 @@ from typing import Any
 from textual.cache import FIFOCache, LRUCache
 from textual.dom import DOMNode
 
+from tui.partial_paint import forget_owners
+
 
 def _empty_lru(cache: LRUCache[Any, Any]) -> None:
     for link in cache._cache.values():
@@ -45,4 +47,4 @@ def release(nodes: Iterable[DOMNode]) -> None:
             strips.clear()
         compositor = getattr(node, "_compositor", None)
         if compositor is not None:
-            compositor.__dict__.pop("_chop_owners", None)
+            forget_owners(compositor)

@@ -35,37 +35,37 @@ TOP = 2  # the title and a blank line come before the first option
 @dataclass(frozen=True)
 class Option:
     """One row: the ``TableOptions`` field it sets, its label, its values ``(shown,
-    value)`` in order (a number may also be typed), and a hint after the value."""
+    value)`` in order (a number may also be typed), a hint after the value, and how a
+    value that is none of the choices is shown (a typed number, a longer game)."""
 
     field: str
     label: str
     choices: tuple[tuple[str, Hashable], ...]
     hint: str = ""
     typed: bool = False  # a number the host may type
+    other: str = "{}"
 
     def shown(self, value: Hashable) -> str:
         for text, known in self.choices:
             if known == value:
                 return text
-        if self.field == "rounds" and isinstance(value, int):
-            return plural(value, "round")
-        return str(value)
+        return self.other.format(value)
 
     def step(self, value: Hashable, by: int) -> Hashable:
         values = [v for _, v in self.choices]
         if value in values:
             return values[(values.index(value) + by) % len(values)]
         if isinstance(value, int):  # typed, between the presets: to the next one
-            bigger = [v for v in values if isinstance(v, int) and (v > value) == (by > 0)
-                      and v != value]
-            if bigger:
-                return min(bigger, key=lambda v: abs(v - value))  # type: ignore[operator]
+            ahead = [v for v in values if isinstance(v, int) and (v > value) == (by > 0)]
+            if ahead:
+                return min(ahead, key=lambda v: abs(v - value))  # type: ignore[operator]
         return values[0]
 
 
 OPTIONS: tuple[Option, ...] = (
     Option("rounds", "Rounds", (("by player count", None), ("endless", 0),
-                                *((plural(n, "round"), n) for n in range(1, 31)))),
+                                *((plural(n, "round"), n) for n in range(1, 31))),
+           other="{} rounds"),  # more than 30
     Option("best_plan", "Best plan", (("off", False), ("on: lead awards +1", True))),
     Option("turn_seconds", "Turn timer",
            tuple((str(n), n) for n in (0, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600)),

@@ -67,6 +67,11 @@ def chop_owners(compositor: Compositor) -> Owners:
     return owners
 
 
+def forget_owners(compositor: Compositor) -> None:
+    """Drop what :func:`chop_owners` kept on ``compositor`` (its screen has closed)."""
+    compositor.__dict__.pop("_chop_owners", None)
+
+
 def _render_partial_update(self: Compositor) -> Any:
     dirty = self._dirty_regions
     if not dirty:
