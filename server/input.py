@@ -111,7 +111,11 @@ class InputPump:
         if self._pending >= self._limits.input_pause_bytes and not self._reading_paused:
             self._reading_paused = True
             self._pause_reading()
-        self._schedule()
+        if self._step_handle is None and self._deliver is not None:
+            # At once, not a loop turn later: on a busy server a turn holds dozens of other
+            # players' updates, and a key waited for one before the app saw it. A step is
+            # bounded (a few slices), and a flood still goes on a slice at a time.
+            self._step()
 
     def attach(self, deliver: Deliver, queue_size: Callable[[], int]) -> None:
         """Start handing events to an app (input received before now is kept).

@@ -25,6 +25,7 @@ from engine.identity import Player
 from engine.rules import IllegalAction
 from engine.session import Session
 from tui.board import ItemGrid
+from tui.dispatch import install as remembered_handlers
 from tui.dropped import release
 from tui.end_screen import EndScreen
 from tui.help import HelpScreen
@@ -70,6 +71,7 @@ class MissionApp(App[str | None]):
         share_rule_matches()
         lean_strips()
         partial_paint()
+        remembered_handlers()
         super().__init__()
         # No widget here has a tooltip, so no screen gets Textual's tooltip widget (a
         # widget costs about 14 KB, on every screen of every player; tests run so too).

@@ -46,6 +46,39 @@ def test_full_collections_follow_the_load() -> None:
         gc.set_threshold(*before)
 
 
+async def test_at_scale_the_young_generations_are_collected_by_the_clock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A screen replacing its drawn lines frees old objects as it makes new ones, so
+    CPython's allocation count stands still while the young generation grows: collected
+    by the clock instead, and never with a full collection."""
+    monkeypatch.setattr(gc_tuning, "TICK_S", 0.005)
+    before = gc.get_threshold()
+    generations: list[int] = []
+
+    def heard(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            generations.append(info["generation"])
+
+    lines = [[k] for k in range(20_000)]
+    gc.callbacks.append(heard)
+    try:
+        gc.set_threshold(*gc_tuning.THRESHOLDS)
+        gc_tuning.follow_load(gc_tuning.CHEAP_PLAYERS + 1)
+        for k in range(len(lines)):  # a new line for an old one: the count stands still
+            lines[k] = [k]
+            if k % 1_000 == 0:
+                await asyncio.sleep(0.006)
+        assert gc.get_count()[0] < gc_tuning.THRESHOLDS[0]  # CPython would not have run
+        assert 0 in generations and 1 in generations
+        assert 2 not in generations
+        gc_tuning.follow_load(gc_tuning.CHEAP_PLAYERS)  # few players: CPython's own again
+        assert gc_tuning._tick is None and gc.get_threshold() == gc_tuning.CHEAP
+    finally:
+        gc.callbacks.remove(heard)
+        gc_tuning._stop_clock()
+        gc.set_threshold(*before)
+
+
 async def test_an_app_that_lingers_a_moment_is_collected_again_before_the_note(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from textual.app import App

@@ -117,3 +117,18 @@ def test_no_junk_breaks_the_pump(junk: bytes) -> None:
         return app.keys()
 
     assert asyncio.run(run())[-1:] == ["Q"]
+
+
+async def test_a_key_reaches_the_app_as_its_bytes_arrive_not_a_loop_turn_later() -> None:
+    """On a busy server a loop turn holds dozens of other players' updates."""
+    app, reading = FakeApp(), Reading()
+    pump = _pump(app, reading, max_app_queue=100)
+    pump.feed(b"a")
+    assert app.keys() == ["a"]
+    app.queued = 0
+    pump.feed(b"x" * 5000)  # a flood still goes a few slices per turn
+    assert len(app.delivered) < 5000
+    for _ in range(500):
+        app.queued = 0  # the app takes what it was given
+        await _settle(0.002)
+    assert len(app.delivered) == 5001

@@ -101,3 +101,29 @@ def test_the_internals_shared_component_styles_and_released_caches_rely_on_still
     cache: LRUCache[str, int] = LRUCache(4)
     cache["a"] = 1
     assert all(isinstance(link, list) for link in cache._cache.values())  # the ring
+
+
+def test_the_handler_search_the_remembered_handlers_replace_still_looks_the_same() -> None:
+    from textual import on
+    from textual.message import Message
+    from textual.message_pump import MessagePump
+
+    from tui.dispatch import TEXTUAL_SEARCH  # as it was before the apps installed ours
+
+    assert TEXTUAL_SEARCH.__qualname__ == "MessagePump._get_dispatch_methods"
+    assert list(inspect.signature(TEXTUAL_SEARCH).parameters) == [
+        "self", "method_name", "message"]
+    source = inspect.getsource(TEXTUAL_SEARCH)
+    for name in ("_decorated_handlers", "_textual_on", "_no_default_action", "_sender",
+                 'f"_{method_name}"'):
+        assert name in source, name
+
+    class Pinged(Message):
+        pass
+
+    class Pump(MessagePump):
+        @on(Pinged)
+        def heard(self, message: Pinged) -> None: ...
+
+    assert Pump.__dict__["_decorated_handlers"][Pinged][0][1] == {}  # (method, selectors)
+    assert Pinged()._no_default_action is False
