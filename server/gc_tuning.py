@@ -100,8 +100,7 @@ def follow_load(players: int) -> None:
 
 
 TICK_S = 0.2
-"""At scale, how often a young collection runs (every fifth one is a middle one, as the
-middle threshold says)."""
+"""At scale, how often the two young generations are collected, together."""
 
 _tick: asyncio.TimerHandle | None = None
 
@@ -126,12 +125,15 @@ def _stop_clock() -> None:
 
 
 def _collect_young() -> None:
-    """A young collection, or a middle one when enough young ones have run since the
-    last: the collector's own rule, on the clock. Never a full one (see the module)."""
+    """Collect the young and middle generations together, never the oldest.
+
+    Together, each object is walked once on its way to the oldest generation (a young
+    collection then a middle one walked it twice), and a pause is as long as one tick's
+    survivors take. An object that lives a second or so now reaches the oldest generation
+    sooner: that matters only if it ends as a cycle, and play makes almost none."""
     global _tick
     _tick = None
-    young_since_middle = gc.get_count()[1]
-    gc.collect(1 if young_since_middle >= gc.get_threshold()[1] else 0)
+    gc.collect(1)
     _start_clock()
 
 
