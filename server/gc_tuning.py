@@ -100,7 +100,8 @@ def follow_load(players: int) -> None:
 
 
 TICK_S = 0.2
-"""At scale, how often the two young generations are collected, together."""
+"""At scale, how often a young collection runs; every fifth is a middle one, as the middle
+threshold says."""
 
 _tick: asyncio.TimerHandle | None = None
 
@@ -125,15 +126,19 @@ def _stop_clock() -> None:
 
 
 def _collect_young() -> None:
-    """Collect the young and middle generations together, never the oldest.
+    """A young collection, or a middle one once enough young ones ran since the last:
+    CPython's own rule, on the clock. Never a full one.
 
-    Together, each object is walked once on its way to the oldest generation (a young
-    collection then a middle one walked it twice), and a pause is as long as one tick's
-    survivors take. An object that lives a second or so now reaches the oldest generation
-    sooner: that matters only if it ends as a cycle, and play makes almost none."""
+    Collecting both together on every tick made shorter pauses (4-7 ms in steady play at
+    400 players, against up to about 20 ms), but every middle collection counts towards a
+    full one, and whatever is alive at a tick would count as long-lived (CPython runs a
+    full collection once a quarter of the oldest generation is new): full collections,
+    about 3 s at 400 players, would come sooner. Measured by logging every collection
+    with ``gc.callbacks`` in the running server."""
     global _tick
     _tick = None
-    gc.collect(1)
+    young_since_middle = gc.get_count()[1]
+    gc.collect(1 if young_since_middle >= gc.get_threshold()[1] else 0)
     _start_clock()
 
 
