@@ -45,6 +45,7 @@ class CachedLines(Widget):
         self._strips: dict[tuple[object, ...], Strip] = {}
         self._strip_width = -1
         self._role_styles: dict[str, object] = {}
+        self._pass_width: int | None = None  # the content width, while lines are drawn
 
     def show_contents(self, contents: Sequence[Content]) -> None:
         """Show ``contents`` (one per line); repaint only the lines that changed."""
@@ -85,8 +86,19 @@ class CachedLines(Widget):
             style = self._role_styles[name] = shared_component_style(self, name)
         return style
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Draw the lines in ``crop``, reading the content width once for all of them (it
+        is a lookup in the screen's map, and Textual asks for a line at a time)."""
+        self._pass_width = self.content_size.width
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._pass_width = None
+
     def render_line(self, y: int) -> Strip:
-        width = self.content_size.width
+        width = self._pass_width
+        if width is None:
+            width = self.content_size.width
         if width != self._strip_width:
             self._strips.clear()
             self._strip_width = width

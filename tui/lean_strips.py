@@ -6,9 +6,10 @@ kilobyte per strip before anything is cached, and most strips never use any of t
 seated player's app, about 700 strips were alive, two thirds of them only pieces cached
 inside other strips. Each of those objects is one the garbage collector walks: measured at
 20 tables of four, the strips' empty caches were a third of the young generation, and a
-young collection paused every player for 7-44 ms. Here a strip's cache slots hold ``None``
+young collection paused every player for 7-44 ms. Here a strip's cache slots stay empty
 until a cache is first used (:class:`_CacheOnFirstUse` stands in for each slot on the
-class), so an unused cache costs nothing at all.
+class, and :func:`_lean_init` leaves them unset), so an unused cache costs nothing at all,
+not even the calls that would set it to nothing.
 
 Two of those caches also made a strip refer to itself: dividing a strip at its own end
 returns ``[self]``, and cropping it to its full width returns ``self``, and both results
@@ -17,7 +18,7 @@ collector, which on a busy server runs a full pass rarely (see ``server/gc_tunin
 the screens' old lines piled up as garbage. Those two answers are now given without being
 cached: they cost nothing to make again.
 
-:func:`install` patches the ``textual.strip`` module once per process, before the first
+:func:`install` patches Textual's ``Strip`` class once per process, before the first
 app starts. It changes no drawing (``tests/tui/test_lean_strips.py`` compares every patched
 method with Textual's own), and it refuses to patch a Textual whose ``Strip`` does not look
 as expected.
@@ -28,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import textual.strip as strip_module
+from rich.segment import Segment
 from rich.style import Style
 from textual.cache import FIFOCache
 from textual.strip import Strip
@@ -54,7 +55,10 @@ class _CacheOnFirstUse:
     def __get__(self, strip: Strip | None, owner: type | None = None) -> Any:
         if strip is None:
             return self
-        cache = self._slot.__get__(strip, owner)
+        try:
+            cache = self._slot.__get__(strip, owner)
+        except AttributeError:  # never set: a strip made by _lean_init
+            cache = None
         if cache is None:
             cache = FIFOCache(self._maxsize)
             self._slot.__set__(strip, cache)
@@ -64,9 +68,20 @@ class _CacheOnFirstUse:
         self._slot.__set__(strip, value)
 
 
-def _no_cache_yet(_maxsize: int) -> None:
-    """What ``Strip.__init__`` now puts in each cache slot."""
-    return None
+PLAIN = ("_segments", "_cell_length", "_render_cache", "_link_ids", "_cell_count")
+"""The other slots of a strip, which :func:`_lean_init` sets as Textual's ``__init__`` does."""
+
+
+def _lean_init(self: Strip, segments: Iterable[Segment],
+               cell_length: int | None = None) -> None:
+    """``Strip.__init__`` without the caches: their slots stay empty until first read.
+    Textual's sets seven slots through seven calls per strip, and a screen update makes
+    a few hundred strips."""
+    self._segments = list(segments)
+    self._cell_length = cell_length
+    self._render_cache = None
+    self._link_ids = None
+    self._cell_count = None
 
 
 def _divide(self: Strip, cuts: Iterable[int]) -> Sequence[Strip]:
@@ -91,13 +106,13 @@ def install() -> bool:
     probe = Strip([])
     caches = [getattr(probe, name, None) for name in CACHES]
     slots = [Strip.__dict__.get(name) for name in CACHES]
-    if (strip_module.FIFOCache is not FIFOCache
+    if (sorted(Strip.__slots__) != sorted(CACHES + PLAIN)
             or not all(isinstance(cache, FIFOCache) for cache in caches)
             or not all(hasattr(slot, "__set__") for slot in slots)):
         return False
     for name, slot, cache in zip(CACHES, slots, caches, strict=True):
         setattr(Strip, name, _CacheOnFirstUse(slot, cache._maxsize))
-    strip_module.FIFOCache = _no_cache_yet  # type: ignore[misc,assignment]
+    Strip.__init__ = _lean_init  # type: ignore[method-assign]
     Strip.divide = _divide  # type: ignore[method-assign]
     Strip.crop_extend = _crop_extend  # type: ignore[method-assign]
     _installed = True

@@ -593,3 +593,14 @@ async def test_textuals_help_panel_opens_our_help_instead(hub: Hub) -> None:
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
         assert not app.query("HelpPanel") and not app.screen.query("HelpPanel")
+
+
+def test_the_app_finds_themes_as_textual_does_without_copying_them() -> None:
+    from textual.app import App
+
+    ours = MissionApp(Hub(deck=load_deck(), seed="themes"), Player("key:t", "T"))
+    textual = App()
+    for name in ("textual-dark", "textual-light", "nope, textual-light", " nord ,x", "nope",
+                 ""):
+        assert ours.get_theme(name) == textual.get_theme(name), name
+    assert ours.ansi_theme == textual.ansi_theme
