@@ -111,7 +111,7 @@ class MissionApp(App[str | None]):
     def get_theme(self, theme_name: str) -> Theme | None:
         """Textual's lookup without its two copies of every registered theme per call:
         drawing asks for the current theme once per line (``StylesCache`` filters), and
-        the copies were about 3 us of each ask."""
+        the copies were about 0.9 us of each 2.5 us ask."""
         themes = self._registered_themes
         for name in theme_name.split(","):
             theme = themes.get(name.strip())
