@@ -79,7 +79,7 @@ def _get_dispatch_methods(self: MessagePump, method_name: str, message: Message,
     plan = _plans.get(key)
     if plan is None:
         plan = _plans[key] = _plan(*key)
-    dispatched: set[Callable[..., Any]] = set()
+    dispatched: set[Callable[..., Any]] | None = None  # only @on handlers need it
     for steps in plan:
         if message._no_default_action:
             return
@@ -89,7 +89,9 @@ def _get_dispatch_methods(self: MessagePump, method_name: str, message: Message,
                 if named is not None and not getattr(named, "_textual_on", None):
                     yield cls, named.__get__(self, cls)
                 continue
-            if method in dispatched:
+            if dispatched is None:
+                dispatched = set()
+            elif method in dispatched:
                 continue
             if selectors and (not message._sender or not _selected(message, selectors)):
                 continue
