@@ -8,7 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.segment import Segment
 from rich.style import Style
+from rich.terminal_theme import MONOKAI
 from textual.cache import FIFOCache
+from textual.color import Color
+from textual.filter import ANSIToTruecolor
 from textual.strip import Strip
 
 from tui import lean_strips
@@ -62,6 +65,33 @@ def test_crop_extend_draws_what_textual_draws(parts: list[tuple[str, Style | Non
     start, end = min(start, end), max(start, end)
     expected = lean_strips._ORIGINAL_CROP_EXTEND(strip_of(parts), start, end, style)
     assert drawn(strip_of(parts).crop_extend(start, end, style)) == drawn(expected)
+
+
+COLOURED = [None, Style(bold=True), Style(color="#ff8800"), Style(bgcolor="#102030"),
+            Style(color="#ff8800", bgcolor="#102030", dim=True), Style(dim=True),
+            Style(color="red"), Style(bgcolor="blue"), Style(color="default"),
+            Style(color="color(200)", italic=True), Style(color="#ffffff", dim=True)]
+coloured = st.lists(st.tuples(st.text("ab日 é", min_size=1, max_size=6),
+                              st.sampled_from(COLOURED)), max_size=5)
+
+
+@given(coloured, st.booleans(), st.sampled_from(["#000000", "#223344"]))
+def test_the_ansi_filter_draws_what_textual_draws(parts: list[tuple[str, Style | None]],
+                                                  control: bool, background: str) -> None:
+    """Textual's filter copies every segment of every line drawn; a line with nothing to
+    convert (the game's own colours are all true colours) comes back as it is."""
+    truecolor = ANSIToTruecolor(MONOKAI)
+    segments = [Segment(text, style) for text, style in parts]
+    control = control and bool(segments)
+    if control:
+        segments.append(Segment("", None, [(1,)]))  # type: ignore[list-item]
+    expected = lean_strips._ORIGINAL_APPLY_FILTER(Strip(segments), truecolor,
+                                                  Color.parse(background))
+    strip = Strip(segments)
+    filtered = strip.apply_filter(truecolor, Color.parse(background))
+    assert drawn(filtered) == drawn(expected)
+    unchanged = drawn(expected) == drawn(strip)
+    assert (filtered is strip) is unchanged  # nothing to convert: the strip itself
 
 
 def test_no_strip_is_left_for_the_cyclic_collector() -> None:
