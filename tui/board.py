@@ -164,7 +164,7 @@ class ItemGrid(CachedLines, can_focus=True):
         self._border_title = Content(title)
         if self.is_mounted:
             x, y = self.content_offset
-            self.refresh(Region(-x, -y, self.size.width, 1))
+            self.refresh(Region(-x, -y, self.outer_size.width, 1))
         else:
             self.refresh()
 

@@ -59,8 +59,15 @@ class CachedLines(Widget):
 
     def _refresh_lines(self, lines: list[int]) -> None:
         """Repaint ``lines`` (content rows), one region per run of adjacent lines.
-        Regions are relative to the content area (Textual adds the gutter)."""
-        width, height = self.content_size
+
+        Each region spans the widget's whole width, border and padding included. Regions
+        are relative to the content area (Textual adds the gutter), hence the negative x.
+        A region of the content's width only would make the compositor crop every changed
+        line short of the border on its way to the terminal: a new strip per line, about
+        a tenth of a screen update, to save sending one or two border cells."""
+        height = self.content_size.height
+        left = self.content_offset.x
+        width = self.outer_size.width
         runs: list[list[int]] = []
         for y in lines:
             if y >= height:
@@ -70,7 +77,7 @@ class CachedLines(Widget):
             else:
                 runs.append([y, y + 1])
         for start, end in runs:
-            self.refresh(Region(0, start, width, end - start))
+            self.refresh(Region(-left, start, width, end - start))
 
     def notify_style_update(self) -> None:
         """Colours come from CSS: a style change (theme, a class) redraws every line."""

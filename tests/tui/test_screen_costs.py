@@ -16,6 +16,8 @@ the timings (bench/screens.py measures those).
   whole repaint would.
 - A change from the hub is on the terminal when the app has handled it: no hops through
   the widgets' and the screen's message queues first.
+- A changed line goes out as it was drawn, border and all: the compositor never crops it
+  again on the way to the terminal.
 """
 
 from __future__ import annotations
@@ -34,13 +36,14 @@ import pyte
 import pytest
 from rich.style import Style
 from textual import events
-from textual._compositor import Compositor
+from textual._compositor import ChopsUpdate, Compositor
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widget import Widget
 
 from engine.cards import load_deck
@@ -523,6 +526,42 @@ async def test_the_terminal_shows_what_a_whole_repaint_would_after_picks_and_cha
         assert len(drawn) / refreshes[0] < visible * 0.5  # not every widget, every time
         hidden = {"GameScreen", "Horizontal", "Vertical"}  # drawn over by their children
         assert not hidden & set(drawn)
+
+
+async def test_changed_lines_go_to_the_terminal_as_drawn_without_a_second_crop(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line widget marks whole rows dirty, its border included. Marking only the content
+    made the compositor crop every changed line short of the border before sending it: a
+    new strip, segments split again, about a tenth of a screen update."""
+    sending = [False]
+    counts = Counter[str]()
+    crop, render = Strip.crop, ChopsUpdate.render_segments
+
+    def counted_crop(strip: Strip, *args: Any) -> Strip:
+        counts["crops"] += sending[0]
+        return crop(strip, *args)
+
+    def counted_render(update: ChopsUpdate, console: Any) -> str:
+        counts["updates"] += 1
+        sending[0] = True
+        try:
+            return render(update, console)
+        finally:
+            sending[0] = False
+
+    async with table_of_three("whole-lines") as (table, apps):
+        by_seat = {app.session.seat: app for app in apps}  # type: ignore[union-attr]
+        monkeypatch.setattr(Strip, "crop", counted_crop)
+        monkeypatch.setattr(ChopsUpdate, "render_segments", counted_render)
+        for column in range(3):
+            by_seat[table.state.lead].session.pick(column, column % 4)  # type: ignore[union-attr]
+            await asyncio.sleep(0.1)
+            by_seat[table.state.guessers[0]].session.chat(f"hmm {column}")  # type: ignore[union-attr]
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.3)
+        assert counts["updates"] >= 6 and counts["crops"] == 0
+        for app in apps:
+            assert terminal_text(app) == whole_repaint_text(app)
 
 
 async def test_a_pick_is_on_the_other_seats_terminals_when_their_apps_have_handled_it(
