@@ -13,8 +13,10 @@ its height comes from CSS, so a change of text never re-lays out the screen.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from textual._styles_cache import StylesCache
 from textual.content import Content
 from textual.geometry import Region
 from textual.strip import Strip
@@ -25,6 +27,63 @@ from tui.styles import shared_component_style
 
 def _key(content: Content) -> tuple[object, ...]:
     return (content.plain, tuple(content.spans))
+
+
+class _RowsByContent(StylesCache):
+    """Textual's cache of a widget's finished lines (content with its padding, border and
+    background), which also keeps each content row's finished line by what it shows.
+
+    Textual keeps finished lines by row: when a log scrolls by one line, every row is
+    dirty and each is finished again, border and padding re-read from the styles, though
+    only one shows anything new. Here a row whose content was finished before (at any row)
+    is handed back as it was. A finished content row depends on the content line and on
+    the widget's width, colours, opacity and styles; a change of any of them, or of the
+    styles (:meth:`CachedLines.notify_style_update`), empties the cache."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys: list[tuple[object, ...]] | None = None
+        """The widget's line keys while it draws (set by :meth:`CachedLines.render_lines`;
+        the cache holds no reference to its widget, which would make the two a cycle)."""
+        self._rows: dict[tuple[object, ...] | None, Strip] = {}
+        self._signature: tuple[object, ...] | None = None
+        self._keyed = False  # rows kept by content (not with an outline: it is per row)
+
+    def clear(self) -> None:
+        super().clear()
+        self.forget_rows()
+
+    def forget_rows(self) -> None:
+        self._rows.clear()
+        self._signature = None
+
+    def render_line(self, styles: Any, y: int, size: Any, content_size: Any, padding: Any,
+                    base_background: Any, background: Any,
+                    render_content_line: Callable[[int], Strip], *rest: Any) -> Strip:
+        # rest: the border's titles (drawn on border rows only), opacity, ANSI theme, native
+        signature = (size, content_size, base_background, background, *rest[2:])
+        if signature != self._signature:
+            self._rows.clear()
+            self._signature = signature
+            self._keyed = not any(edge for edge, _colour in styles.outline)
+        row = y - styles.gutter.top
+        keys = self.keys
+        if keys is None or not (self._keyed and 0 <= row < content_size.height):
+            return super().render_line(styles, y, size, content_size, padding,
+                                       base_background, background, render_content_line,
+                                       *rest)
+        key = keys[row] if row < len(keys) else None  # None: a blank row
+        strip = self._rows.get(key)
+        if strip is None:
+            strip = super().render_line(styles, y, size, content_size, padding,
+                                        base_background, background, render_content_line,
+                                        *rest)
+            if len(self._rows) > 2 * content_size.height:  # keep only what is shown
+                shown = set(keys)
+                self._rows = {kept: line for kept, line in self._rows.items()
+                              if kept in shown}
+            self._rows[key] = strip
+        return strip
 
 
 class CachedLines(Widget):
@@ -46,6 +105,7 @@ class CachedLines(Widget):
         self._strip_width = -1
         self._role_styles: dict[str, object] = {}
         self._pass_width: int | None = None  # the content width, while lines are drawn
+        self._styles_cache = _RowsByContent()
 
     def show_contents(self, contents: Sequence[Content]) -> None:
         """Show ``contents`` (one per line); repaint only the lines that changed."""
@@ -84,6 +144,7 @@ class CachedLines(Widget):
         super().notify_style_update()
         self._strips.clear()
         self._role_styles.clear()
+        self._styles_cache.forget_rows()
 
     def component_style(self, name: str) -> object:
         """The style of component class ``name``, looked up once per style change in
@@ -97,10 +158,12 @@ class CachedLines(Widget):
         """Draw the lines in ``crop``, reading the content width once for all of them (it
         is a lookup in the screen's map, and Textual asks for a line at a time)."""
         self._pass_width = self.content_size.width
+        self._styles_cache.keys = self._keys
         try:
             return super().render_lines(crop)
         finally:
             self._pass_width = None
+            self._styles_cache.keys = None
 
     def render_line(self, y: int) -> Strip:
         width = self._pass_width

@@ -1,0 +1,101 @@
+"""tui.cached_lines: lines drawn once, and finished rows kept by what they show, drawing
+exactly what Textual's own styles cache draws."""
+
+from __future__ import annotations
+
+from textual._styles_cache import StylesCache
+from textual.app import App, ComposeResult
+from textual.content import Content
+from textual.strip import Strip
+
+from tui.cached_lines import CachedLines
+
+
+class Log(CachedLines):
+    DEFAULT_CSS = """
+    Log { height: 8; border: round $primary; padding: 0 1; background: $surface; }
+    Log.-alert { border: heavy red; background: darkred; }
+    """
+
+
+class LogApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Log()
+
+
+Drawn = list[list[tuple[str, object]]]
+
+
+def segments(strips: list[Strip]) -> Drawn:
+    return [[(segment.text, segment.style) for segment in strip] for strip in strips]
+
+
+def finished(widget: CachedLines) -> Drawn:
+    return segments(widget.render_lines(widget.outer_size.region))
+
+
+def as_textual_draws(widget: CachedLines) -> Drawn:
+    return segments(StylesCache().render_widget(widget, widget.outer_size.region))
+
+
+LINES = [Content.from_markup(f"[b]{n}[/b] the duck said [i]quack[/i] {'!' * (n % 4)}")
+         for n in range(40)]
+
+
+async def test_scrolling_rows_are_kept_by_content_and_drawn_as_textual_draws() -> None:
+    async with LogApp().run_test(size=(40, 12)) as pilot:
+        log = pilot.app.query_one(Log)
+        made = [0]
+        render_line = StylesCache.render_line
+
+        def counted(*args: object) -> Strip:
+            made[0] += 1
+            return render_line(*args)  # type: ignore[arg-type]
+
+        StylesCache.render_line = counted  # type: ignore[method-assign]
+        try:
+            for start in range(12):
+                log.show_contents(LINES[start:start + 6])
+                assert finished(log) == as_textual_draws(log)
+            log.show_contents(LINES[20:26])
+            finished(log)
+            made[0] = 0
+            log.show_contents(LINES[21:27])  # scrolled by one: one new row
+            finished(log)
+            assert made[0] == 1
+        finally:
+            StylesCache.render_line = render_line  # type: ignore[method-assign]
+
+
+async def test_a_style_change_finishes_every_row_again() -> None:
+    async with LogApp().run_test(size=(40, 12)) as pilot:
+        log = pilot.app.query_one(Log)
+        log.show_contents(LINES[:6])
+        await pilot.pause()
+        before = finished(log)
+        log.add_class("-alert")
+        await pilot.pause()
+        after = finished(log)
+        assert after != before
+        assert after == as_textual_draws(log)
+
+
+async def test_kept_rows_are_only_those_shown() -> None:
+    async with LogApp().run_test(size=(40, 12)) as pilot:
+        log = pilot.app.query_one(Log)
+        for start in range(30):
+            log.show_contents(LINES[start:start + 6])
+            finished(log)
+        assert len(log._styles_cache._rows) <= 2 * log.content_size.height + 1
+
+
+async def test_rows_are_drawn_again_at_a_new_width() -> None:
+    async with LogApp().run_test(size=(40, 12)) as pilot:
+        log = pilot.app.query_one(Log)
+        log.show_contents(LINES[:6])
+        await pilot.pause()
+        await pilot.resize_terminal(30, 12)
+        await pilot.pause()
+        assert finished(log) == as_textual_draws(log)
+        assert all(len("".join(text for text, _ in row)) == 30
+                   for row in finished(log))
