@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from functools import lru_cache
 from typing import ClassVar
 
 from textual import events
@@ -39,18 +40,36 @@ class Lines(CachedLines):
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"lines--{role}" for role in ROLES}
 
     lines: reactive[tuple[Line, ...]] = reactive((), repaint=False, layout=False, init=False)
+    MAX_MADE = 64
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._made: dict[Line, Content] = {}  # lines seen, as Content: most stay put
 
     def on_mount(self) -> None:
         self.watch_lines()
 
     def watch_lines(self) -> None:
-        self.show_contents([self.content_of(line) for line in self.lines])
+        made = self._made
+        if len(made) > self.MAX_MADE:
+            made.clear()
+        contents = []
+        for line in self.lines:
+            content = made.get(line)
+            if content is None:
+                content = made[line] = self.content_of(line)
+            contents.append(content)
+        self.show_contents(contents)
 
     def content_of(self, line: Line) -> Content:
         parts: list[str | tuple[str, object]] = []
         for text, role in line:
             parts.append((text, self.component_style(f"lines--{role}")) if role else text)
         return Content.assemble(*parts)  # type: ignore[arg-type]
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._made.clear()  # their colours came from the styles
 
 
 class Countdown(Static):
@@ -321,6 +340,7 @@ class ItemGrid(CachedLines, can_focus=True):
         self._show()
 
 
+@lru_cache(maxsize=2048)
 def _fit(text: str, width: int) -> str:
     """``text`` cut with an ellipsis or padded to exactly ``width`` cells."""
     content = Content(text).truncate(width, ellipsis=True, pad=True)

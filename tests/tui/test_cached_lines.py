@@ -8,6 +8,7 @@ from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.strip import Strip
 
+from tui.board import Lines
 from tui.cached_lines import CachedLines
 
 
@@ -99,3 +100,34 @@ async def test_rows_are_drawn_again_at_a_new_width() -> None:
         assert finished(log) == as_textual_draws(log)
         assert all(len("".join(text for text, _ in row)) == 30
                    for row in finished(log))
+
+
+class Tinted(Lines):
+    DEFAULT_CSS = """
+    Tinted { height: 3; }
+    Tinted > .lines--key { color: #00ff00; }
+    Tinted.-alert > .lines--key { color: #ff0000; }
+    """
+
+
+class TintedApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Tinted()
+
+
+async def test_a_line_made_before_a_style_change_is_made_again_in_the_new_colours() -> None:
+    async with TintedApp().run_test(size=(40, 6)) as pilot:
+        lines = pilot.app.query_one(Tinted)
+        press = (("press ", ""), ("g", "key"))
+        lines.lines = (press,)
+        await pilot.pause()
+
+        def key_colour() -> str:
+            return str(lines._contents[0].spans[0].style.foreground)  # type: ignore[union-attr]
+
+        assert key_colour() == "Color(0, 255, 0)"
+        lines.add_class("-alert")
+        await pilot.pause()
+        lines.lines = (press, (("then ", ""), ("s", "key")))
+        await pilot.pause()
+        assert key_colour() == "Color(255, 0, 0)"
