@@ -30,6 +30,7 @@ from tui.dispatch import install as remembered_handlers
 from tui.dropped import release
 from tui.end_screen import EndScreen
 from tui.help import HelpScreen
+from tui.inputs import QuietInput
 from tui.lean_strips import install as lean_strips
 from tui.lobby_screen import LobbyScreen
 from tui.messages import HubChanged, HubNotice, ShowSetup
@@ -304,12 +305,27 @@ class MissionApp(App[str | None]):
     # -- app-wide keys ------------------------------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
-        # A lead's pick is played in this turn: forwarded, the key would wait on the grid's
-        # queue first. (No priority binding uses the grid's keys: see ItemGrid.take_key.)
-        if (isinstance(event, events.Key) and not event.is_forwarded
-                and isinstance(self.focused, ItemGrid) and self.focused.take_key(event)):
-            self.app_focus = True
-            return
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            focused = self.focused
+            # A lead's pick is played in this turn: forwarded, the key would wait on the
+            # grid's queue first. (No priority binding uses the grid's keys: see
+            # ItemGrid.take_key.)
+            if isinstance(focused, ItemGrid) and focused.take_key(event):
+                self.app_focus = True
+                return
+            # A character typed into a text field is typed and painted in this turn: it
+            # would wait on the field's queue, then for the screen's update timer, and the
+            # key bar's count of characters would be painted a second time.
+            if isinstance(focused, QuietInput) and focused.can_take(event):
+                self.app_focus = True
+                if await self._check_bindings(event.key, priority=True):
+                    return
+                await focused.take_key(event)
+                screen = self.screen
+                if isinstance(screen, SteadyScreen):
+                    screen.after_typing(focused)
+                    screen.paint_now()
+                return
         await super().on_event(event)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -20,6 +20,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Input
 
 from engine.rules import IllegalAction, Phase, View
@@ -256,6 +257,9 @@ class GameScreen(TableStage):
     @on(Input.Changed)
     def _count(self) -> None:
         self._keybar.update_hints()
+
+    def after_typing(self, field: Widget) -> None:
+        self._keybar.update_hints()  # the count of characters: in the same paint
 
     def on_unmount(self) -> None:
         if self._banner_timer is not None:

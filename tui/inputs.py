@@ -23,7 +23,8 @@ from tui.styles import SharedComponentRichStyles
 
 class QuietInput(SharedComponentRichStyles, Input):
     """A compact one-line Input: no blink, no select-on-focus, no re-layout per key, and
-    its cursor's and placeholder's styles shared with every other player's."""
+    its cursor's and placeholder's styles shared with every other player's. The app types
+    a character into it in the app's own turn (:meth:`take_key`)."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
@@ -32,6 +33,20 @@ class QuietInput(SharedComponentRichStyles, Input):
         kwargs.setdefault("select_on_focus", False)
         super().__init__(**kwargs)
         self.cursor_blink = False
+        if not self.validators:  # Textual sets it on the first key typed: a restyle
+            self.add_class("-valid")
+
+    def can_take(self, event: events.Key) -> bool:
+        """Whether :meth:`take_key` may type ``event``: a character, while nothing waits
+        in this input's queue (keys of a burst keep their order)."""
+        return event.is_printable and self._message_queue.empty()
+
+    async def take_key(self, event: events.Key) -> None:
+        """Type ``event`` now, from the app's own turn, as this input would when the key
+        reached its queue. The app calls this so that a key's echo waits in no queue:
+        forwarded, it waits its turn on this input's queue, then the screen's update
+        timer draws it."""
+        await self._on_key(event)  # Textual's own typing
 
     def _on_paste(self, event: events.Paste) -> None:
         """A paste of several lines keeps them all, joined by spaces (Textual's Input keeps

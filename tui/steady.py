@@ -48,6 +48,18 @@ class SteadyScreen(Screen[ResultType]):
         self._laid_out_at = self.outer_size if size is None else size
         super()._refresh_layout(size, scroll)
 
+    def _clear_tooltip(self) -> None:
+        """Textual looks for its tooltip widget on every key pressed, by a search that
+        raises (and formats a message) when there is none; with tooltips off there never
+        is."""
+        if not self.app._disable_tooltips:
+            super()._clear_tooltip()
+
+    def after_typing(self, field: Widget) -> None:
+        """The app has just typed a character into ``field``, in its own turn (before
+        the field's ``Changed`` message is handled): update what shows it, so that one
+        paint carries it all."""
+
     def paint_now(self) -> bool:
         """Draw the repaints this screen's widgets asked for, now, as the screen's update
         timer would have; False (and nothing done) when something needs more than a

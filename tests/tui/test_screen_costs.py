@@ -18,6 +18,8 @@ the timings (bench/screens.py measures those).
   the widgets' and the screen's message queues first.
 - A changed line goes out as it was drawn, border and all: the compositor never crops it
   again on the way to the terminal.
+- A character typed into a text field is typed and on the terminal, with the key bar's
+  count of characters, in the app's handler of the key: one frame per key.
 """
 
 from __future__ import annotations
@@ -618,3 +620,36 @@ async def test_a_leads_pick_key_is_played_by_the_app_in_the_turn_it_arrives(
             await asyncio.sleep(0.2)
         assert [item for item in table.state.picks] == [1, 2]
         assert inside_app == [True, True, True]
+
+
+async def test_a_character_typed_is_on_the_terminal_with_its_count_in_the_keys_own_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table_of_three("type-now") as (table, apps):
+        guesser = next(app for app in apps
+                       if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
+        frames = guesser._driver.frames  # type: ignore[union-attr]
+        guesser.post_message(events.Key("c", "c"))  # to the chat
+        await asyncio.sleep(0.2)
+        sent_in_handler: list[int] = []
+        handled = MissionApp.on_event
+
+        async def watched(app: MissionApp, event: events.Event) -> None:
+            await handled(app, event)
+            if app is guesser and isinstance(event, events.Key):
+                sent_in_handler.append(len(frames))
+
+        monkeypatch.setattr(MissionApp, "on_event", watched)
+        before = len(frames)
+        for char in "hi!":
+            guesser.post_message(events.Key(char, char))
+            await asyncio.sleep(0.1)
+        assert len(frames) == before + 3  # a frame per key: the text and its count together
+        assert sent_in_handler == [before + 1, before + 2, before + 3]
+        for char in "yo":  # a burst keeps its order
+            guesser.post_message(events.Key(char, char))
+        await asyncio.sleep(0.2)
+        chat = guesser.screen.query_one("#chat-input", QuietInput)
+        assert chat.value == "hi!yo"
+        shown = "\n".join(terminal_text(guesser))
+        assert "hi!yo" in shown and f" 5/{chat.max_length} characters" in shown
+        assert terminal_text(guesser) == whole_repaint_text(guesser)
