@@ -69,8 +69,7 @@ async def test_at_scale_the_young_generations_are_collected_by_the_clock(
             if k % 1_000 == 0:
                 await asyncio.sleep(0.006)
         assert gc.get_count()[0] < gc_tuning.THRESHOLDS[0]  # CPython would not have run
-        assert 0 in generations and 1 in generations
-        assert 2 not in generations
+        assert generations and set(generations) == {1}  # young and middle, never full
         gc_tuning.follow_load(gc_tuning.CHEAP_PLAYERS)  # few players: CPython's own again
         assert gc_tuning._tick is None and gc.get_threshold() == gc_tuning.CHEAP
     finally:
