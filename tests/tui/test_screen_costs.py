@@ -494,6 +494,17 @@ def whole_repaint_text(app: MissionApp) -> list[str]:
     return ["".join(segment.text for segment in strip).rstrip() for strip in strips]
 
 
+async def picks_and_chat(table: Table, apps: list[MissionApp]) -> None:
+    """Three picks, each followed by a chat line, and time for every screen to settle."""
+    by_seat = {app.session.seat: app for app in apps}  # type: ignore[union-attr]
+    for column in range(3):
+        by_seat[table.state.lead].session.pick(column, column % 4)  # type: ignore[union-attr]
+        await asyncio.sleep(0.1)
+        by_seat[table.state.guessers[0]].session.chat(f"hmm {column}")  # type: ignore[union-attr]
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(0.3)
+
+
 async def test_the_terminal_shows_what_a_whole_repaint_would_after_picks_and_chat(
         monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[str] = []
@@ -504,7 +515,6 @@ async def test_the_terminal_shows_what_a_whole_repaint_would_after_picks_and_cha
         return render_lines(widget, crop)
 
     async with table_of_three("paint") as (table, apps):
-        by_seat = {app.session.seat: app for app in apps}  # type: ignore[union-attr]
         monkeypatch.setattr(Widget, "render_lines", counted)
         refreshes = [0]
         original = Compositor.render_partial_update
@@ -514,12 +524,7 @@ async def test_the_terminal_shows_what_a_whole_repaint_would_after_picks_and_cha
             return original(compositor)
 
         monkeypatch.setattr(Compositor, "render_partial_update", counted_refresh)
-        for column in range(3):
-            by_seat[table.state.lead].session.pick(column, column % 4)  # type: ignore[union-attr]
-            await asyncio.sleep(0.1)
-            by_seat[table.state.guessers[0]].session.chat(f"hmm {column}")  # type: ignore[union-attr]
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.3)
+        await picks_and_chat(table, apps)
         drawn = list(asked)
         for app in apps:
             assert terminal_text(app) == whole_repaint_text(app)
@@ -552,15 +557,9 @@ async def test_changed_lines_go_to_the_terminal_as_drawn_without_a_second_crop(
             sending[0] = False
 
     async with table_of_three("whole-lines") as (table, apps):
-        by_seat = {app.session.seat: app for app in apps}  # type: ignore[union-attr]
         monkeypatch.setattr(Strip, "crop", counted_crop)
         monkeypatch.setattr(ChopsUpdate, "render_segments", counted_render)
-        for column in range(3):
-            by_seat[table.state.lead].session.pick(column, column % 4)  # type: ignore[union-attr]
-            await asyncio.sleep(0.1)
-            by_seat[table.state.guessers[0]].session.chat(f"hmm {column}")  # type: ignore[union-attr]
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.3)
+        await picks_and_chat(table, apps)
         assert counts["updates"] >= 6 and counts["crops"] == 0
         for app in apps:
             assert terminal_text(app) == whole_repaint_text(app)
