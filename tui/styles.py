@@ -151,16 +151,39 @@ def _rules_token(rules: list[RuleSet]) -> tuple[int, tuple[str, ...]]:
     return token, pseudo
 
 
-def _match_key(stylesheet: Stylesheet, node: DOMNode) -> tuple[Any, ...]:
+_PATH = object()
+"""Marks this module's entries in the cache ``Stylesheet.update_nodes`` hands each apply."""
+
+
+def _match_key(stylesheet: Stylesheet, node: DOMNode,
+               memo: dict[Any, Any] | None = None) -> tuple[Any, ...]:
+    """The rule list's token and the node's path: each node from the app down, with its
+    type, id, classes and the pseudo classes the rules test. ``memo`` (a restyle pass's
+    own cache) keeps each node's path for the pass, so a child's path extends its
+    parent's instead of walking every ancestor again."""
     token, pseudo = _rules_token(stylesheet.rules)
-    path: list[tuple[Any, ...]] = []
-    for step in node.css_path_nodes:
-        tested: Sequence[bool] = ()
-        if pseudo:
-            has = step.has_pseudo_class
-            tested = tuple([has(name) for name in pseudo])
-        path.append((type(step), step._id, frozenset(step._classes), tested))
-    return (token, tuple(path))
+    return (token, _path(node, pseudo, memo))
+
+
+def _step(node: DOMNode, pseudo: tuple[str, ...]) -> tuple[Any, ...]:
+    tested: Sequence[bool] = ()
+    if pseudo:
+        has = node.has_pseudo_class
+        tested = tuple([has(name) for name in pseudo])
+    return (type(node), node._id, frozenset(node._classes), tested)
+
+
+def _path(node: DOMNode, pseudo: tuple[str, ...],
+          memo: dict[Any, Any] | None) -> tuple[tuple[Any, ...], ...]:
+    if memo is None:
+        return tuple(_step(step, pseudo) for step in node.css_path_nodes)
+    key = (_PATH, id(node), pseudo)  # the pass holds every node it styles: ids stay theirs
+    path = memo.get(key)
+    if path is None:
+        parent = node._parent
+        above = _path(parent, pseudo, memo) if isinstance(parent, DOMNode) else ()
+        path = memo[key] = (*above, _step(node, pseudo))
+    return path
 
 
 def share_rule_matches() -> None:
@@ -173,7 +196,7 @@ def share_rule_matches() -> None:
     def apply(self: Stylesheet, node: DOMNode, *, animate: bool = False,
               cache: dict[tuple[Any, ...], Any] | None = None) -> None:
         global matched
-        key = _match_key(self, node)
+        key = _match_key(self, node, cache)
         known = _matches.get(key)
         if known is not None:
             rules, flags = known

@@ -185,6 +185,37 @@ async def test_a_second_player_is_styled_from_the_first_players_matches_and_iden
             assert kinds >= {"LobbyScreen", "GameScreen", "ItemGrid"}
 
 
+async def test_a_restyle_pass_builds_each_node_s_path_once_and_the_same_as_alone() -> None:
+    """A restyle pass (``update_nodes``, a mount) hands every apply one cache: a node's key
+    for the shared matches extends its parent's from it, and equals the key worked out
+    alone, ancestor by ancestor, whatever order the pass takes the nodes in."""
+    table = make_table(3)
+    apps = [GameHost(table.seat_session(seat)) for seat in range(3)]
+    async with running(apps) as pilots:
+        await settle(pilots)
+        app = pilots[table.lead].app
+        nodes = styled_nodes(app)
+        stylesheet = app.stylesheet
+        asked = Counter[int]()
+        has_pseudo_class = DOMNode.has_pseudo_class
+
+        def counted(node: DOMNode, name: str) -> bool:
+            asked[id(node)] += 1
+            return has_pseudo_class(node, name)
+
+        for order in (nodes, nodes[::-1]):
+            memo: dict[Any, Any] = {}
+            asked.clear()
+            DOMNode.has_pseudo_class = counted  # type: ignore[method-assign]
+            try:
+                keys = [styles._match_key(stylesheet, node, memo) for node in order]
+            finally:
+                DOMNode.has_pseudo_class = has_pseudo_class  # type: ignore[method-assign]
+            assert keys == [styles._match_key(stylesheet, node) for node in order]
+            tested = len(styles._rules_token(stylesheet.rules)[1])
+            assert tested and max(asked.values()) == tested  # each node asked once
+
+
 async def test_moving_focus_about_the_lobby_leaves_no_garbage_for_the_cyclic_collector(
         ) -> None:
     hub = Hub(deck=load_deck(), seed="gc", settle_ms=0, bot_delay=0.0)
