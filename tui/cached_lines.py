@@ -68,16 +68,15 @@ class _RowsByContent(StylesCache):
             self._keyed = not any(edge for edge, _colour in styles.outline)
         row = y - styles.gutter.top
         keys = self.keys
-        if keys is None or not (self._keyed and 0 <= row < content_size.height):
-            return super().render_line(styles, y, size, content_size, padding,
-                                       base_background, background, render_content_line,
-                                       *rest)
-        key = keys[row] if row < len(keys) else None  # None: a blank row
-        strip = self._rows.get(key)
-        if strip is None:
-            strip = super().render_line(styles, y, size, content_size, padding,
-                                        base_background, background, render_content_line,
-                                        *rest)
+        keyed = keys is not None and self._keyed and 0 <= row < content_size.height
+        if keyed:
+            key = keys[row] if row < len(keys) else None  # None: a blank row
+            found = self._rows.get(key)
+            if found is not None:
+                return found
+        strip = super().render_line(styles, y, size, content_size, padding,
+                                    base_background, background, render_content_line, *rest)
+        if keyed:
             if len(self._rows) > 2 * content_size.height:  # keep only what is shown
                 shown = set(keys)
                 self._rows = {kept: line for kept, line in self._rows.items()
