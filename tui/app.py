@@ -18,6 +18,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -106,6 +107,20 @@ class MissionApp(App[str | None]):
         # never sees it (built and dropped, it was cyclic garbage held until a rare full
         # collection: see server/gc_tuning.py).
 
+    def _end_batch(self) -> None:
+        super()._end_batch()
+        if not self._batch_count and self._screen_stack:
+            screen = self.screen
+            if isinstance(screen, SteadyScreen):
+                screen.after_batch()  # what it held back while the batch lasted
+
+    def update_styles(self, node: DOMNode, animate: bool = True) -> None:
+        # A widget made in a compose and not mounted yet is styled when it is mounted;
+        # Textual restyled it at each class set before that too (an Input sets three).
+        if node is not self and node._parent is None:
+            return
+        super().update_styles(node, animate=animate)
+
     def get_default_screen(self) -> Screen[Any]:
         return Backdrop(id="backdrop")
 
@@ -162,8 +177,8 @@ class MissionApp(App[str | None]):
         if screen._layout_required:
             screen._refresh_layout()
             screen._layout_required = False
-        screen._compositor_refresh()  # a partial paint of the layout, dropped in the batch
-        screen.refresh()
+        screen._compositor_refresh()  # drops the layout's partial paint (a SteadyScreen
+        screen.refresh()              # draws nothing in a batch: see SteadyScreen)
         self._end_batch()
 
     def on_unmount(self) -> None:
@@ -234,7 +249,10 @@ class MissionApp(App[str | None]):
                 self.stage, self.stage_kind = stage, kind
                 stage.show(view)
             finally:
-                self._end_batch()
+                # After Textual's own wait for the new screen's widgets (queued by the
+                # switch): ended before it, the batch let out the screen half built, then
+                # the whole screen again when its widgets were in (two full frames).
+                self.call_next(self._end_batch)
             return
         self.stage.show(view)
 

@@ -103,6 +103,7 @@ class EndScreen(TableStage):
     """The final ranking and a round-by-round breakdown; rematch or back to the lobby."""
 
     TITLE = "Game over"
+    AUTO_FOCUS = "#rounds"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rematch", "Rematch"),
         Binding("o", "setup", "Table setup"),
@@ -125,8 +126,6 @@ class EndScreen(TableStage):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        for rounds in self.query("#rounds"):  # none when the app closed as this was built
-            rounds.focus()
         self.ready()
 
     def update_view(self, old: TableView | None, view: TableView) -> None:

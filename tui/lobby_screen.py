@@ -51,6 +51,7 @@ class LobbyScreen(SteadyScreen[None]):
     """The first screen: the app lays its table screens over this one."""
 
     TITLE = "Lobby"
+    AUTO_FOCUS = "#tables"  # focused as it is built: no focus on the name field first
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "create", "Create table"),
         Binding("w", "watch", "Watch"),
@@ -101,13 +102,11 @@ class LobbyScreen(SteadyScreen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        tables = self.query_one(TableList)
         self._ready = True
         self.query_one("#tables-box").border_title = "Tables"
         self.query_one(HistoryPanel).border_title = "Past games"
         self._set_history_toggled(False)
         self.show_tables(self.session.lobby())
-        tables.focus()
 
     def on_screen_resume(self) -> None:
         """The lobby is on screen again (at connection, or back from a table): re-read the

@@ -15,6 +15,15 @@ screen's update timer, whose task wakes to draw. Each hop waits for every other 
 task on the loop, so on a busy server a pick reached the other seats' terminals tens of
 milliseconds after the hub had it, most of it spent queueing (``docs/performance.md``).
 
+While the app holds its output back (a batch: a new app's first screen, or a table's
+next screen being built), Textual still draws every layout and repaint of the top screen,
+then drops what it drew (``App._display`` sends nothing in a batch), and the lines drawn
+are not drawn again unless something asks. A :class:`SteadyScreen` draws nothing while the
+app is in a batch; it is drawn whole, once, when the batch ends (the app calls
+:meth:`after_batch`). A full layout also answers every layout asked for before it began:
+Textual's layout on showing a screen left the request that mounting made standing, and the
+screen was laid out a second time for it.
+
 Moving the focus does not repaint the whole screen either. Textual's ``Screen.focused``
 repaints every line of the screen when it changes, though the two widgets that lose and
 gain the focus repaint themselves (their ``:focus`` styles change): at 400 players, opening
@@ -25,6 +34,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from textual import events
 from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.screen import Screen
@@ -44,9 +54,67 @@ class SteadyScreen(Screen[ResultType]):
         for rack in self.query_children(ToastRack):
             rack.display = False
 
+    _held_in_batch = False
+    _shown = False
+
+    async def _compose(self) -> None:
+        # Textual sets the breakpoint classes (HORIZONTAL_BREAKPOINTS) at the first Resize,
+        # when every widget is styled: a restyle of the whole screen. Set before any
+        # widget exists, they restyle the screen alone, and the Resize finds them set.
+        self._set_breakpoints(self.app.size)
+        await super()._compose()
+
+    def _set_breakpoints(self, size: Size) -> None:
+        """The breakpoint classes for ``size``, as ``Screen._on_resize`` sets them."""
+        app = self.app
+        horizontal = (app.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is None
+                      else self.HORIZONTAL_BREAKPOINTS) or []
+        vertical = (app.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is None
+                    else self.VERTICAL_BREAKPOINTS) or []
+        classes = {name: False for _, name in (*horizontal, *vertical)}
+        for name in (*self._get_breakpoint_classes(size.width, horizontal),
+                     *self._get_breakpoint_classes(size.height, vertical)):
+            classes[name] = True
+        if classes:
+            self.update_classes(classes, animate=False)
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Runs before Textual's handler. The first time the screen is shown, every widget
+        # was styled as it was mounted, by the whole stylesheet (the app reads every
+        # .tcss at start): Textual's restyle of the whole screen changed nothing (a test
+        # compares) and was a tenth of the cost of building the screen.
+        if not self._shown:
+            self._shown = True
+            event.refresh_styles = False
+
     def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
         self._laid_out_at = self.outer_size if size is None else size
+        if not scroll or self._layout_widgets:  # a full reflow: Textual's own test
+            self._layout_required = False  # asked again if anything asks during it
         super()._refresh_layout(size, scroll)
+
+    def _compositor_refresh(self) -> None:
+        app = self.app
+        if app._batch_count and self is app.screen and not app.is_inline:
+            self._held_in_batch = True  # drawn now, it would be dropped: drawn after
+            self._dirty_widgets.clear()
+            return
+        super()._compositor_refresh()
+
+    def after_batch(self) -> None:
+        """The app's batch has ended: if anything was held back, draw the whole screen now,
+        in one frame (laid out first if it needs it). Textual would draw the layout it
+        queued during the batch, then repaint the whole screen: two frames."""
+        if not self._held_in_batch:
+            return
+        self._held_in_batch = False
+        self._compositor._dirty_regions.add(self._compositor.size.region)  # drawn whole
+        self._repaint_required = False
+        if self._layout_required or self._scroll_required:
+            self._refresh_layout(scroll=self._scroll_required)
+            self._scroll_required = False
+        else:
+            self._compositor_refresh()
 
     def _clear_tooltip(self) -> None:
         """Textual looks for its tooltip widget on every key pressed, by a search that

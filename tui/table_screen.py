@@ -87,6 +87,7 @@ class TableScreen(TableStage):
     """Seats and options of the player's table while no game runs. The host runs it."""
 
     TITLE = "Table"
+    AUTO_FOCUS = "#seats"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("g", "start", "Start game"),
         Binding("b", "add_bot", "Add bot"),
@@ -119,7 +120,6 @@ class TableScreen(TableStage):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one(SeatList).focus()
         self.ready()
 
     # -- attributes down ------------------------------------------------------------------
