@@ -17,7 +17,7 @@ from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.widgets import Input
 
-from engine.text import clean_text
+from engine.text import clean_text, inert
 from tui.styles import SharedComponentRichStyles
 
 
@@ -50,9 +50,12 @@ class QuietInput(SharedComponentRichStyles, Input):
 
     def _on_paste(self, event: events.Paste) -> None:
         """A paste of several lines keeps them all, joined by spaces (Textual's Input keeps
-        only the first); escape sequences and control characters are dropped."""
-        text = clean_text(" ".join(event.text.splitlines()), len(event.text) + 1)
+        only the first); escape sequences and control characters are dropped, runs of
+        spaces become one, and a space at either end stays (a word pasted after another)."""
+        raw = inert(" ".join(event.text.splitlines()))
+        text = clean_text(raw, len(raw) + 1)
         if text:
+            text = f"{' ' if raw[0].isspace() else ''}{text}{' ' if raw[-1].isspace() else ''}"
             if self.selection.is_empty:
                 self.insert_text_at_cursor(text)
             else:

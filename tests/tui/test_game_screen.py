@@ -697,9 +697,13 @@ async def test_a_pasted_plan_keeps_all_its_lines_joined_and_no_escape_sequences(
             events.Paste("we ride the pigeon\nthen \x1b[31msaw\x1b[0m our way out\n"))
         await settle(pilots)
         assert plan.value == "we ride the pigeon then saw our way out"
+        plan.cursor_position = len("we ride the")
+        plan.post_message(events.Paste(" \x1b[1mgiant\x07\x1b[0m"))  # between two words
+        await settle(pilots)
+        assert plan.value == "we ride the giant pigeon then saw our way out"
         await pilots[0].press("enter")
         await settle(pilots)
-        assert table.state().plans[first] == "we ride the pigeon then saw our way out"
+        assert table.state().plans[first] == "we ride the giant pigeon then saw our way out"
 
 
 async def test_the_points_of_a_wrong_stop_fit_one_line_at_80_columns() -> None:
