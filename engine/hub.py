@@ -214,7 +214,8 @@ class Hub:
 
     def table_view(self, table: Table, session: Session) -> TableView:
         seat = table.seat_of(session.player.id)
-        game = None if table.state is None else rules.view_for(table.state, seat)
+        game = None if table.state is None else rules.view_for(
+            table.state, self._game_seat(table, session.player.id, seat))
         return TableView(
             code=table.code,
             status=table.status,
@@ -233,6 +234,15 @@ class Hub:
             ready=tuple(sorted(table.ready)),
             waiting_ready=table.waiting_ready(),
         )
+
+    @staticmethod
+    def _game_seat(table: Table, player: str, seat: int | None) -> int | None:
+        """``player``'s seat in the table's game: their table seat, unless the game is over
+        and they did not play it (they took a seat someone left)."""
+        if seat is None or table.status != "finished":
+            return seat
+        played = seat < len(table.played_by) and table.played_by[seat] == player
+        return seat if played else None
 
     # -- commands: the only way a table changes ----------------------------------------------
 
@@ -339,8 +349,10 @@ class Hub:
         old = table.seats[seat].name
         table.seats[seat].name = unique_name(table, name, skip=seat)
         self._log(table, f"{old} is now called {table.seats[seat].name}")
-        if table.state is not None:
-            table.state = replace(table.state, players=tuple(s.name for s in table.seats))
+        if table.state is not None and self._game_seat(table, player, seat) is not None:
+            names = list(table.state.players)
+            names[seat] = table.seats[seat].name
+            table.state = replace(table.state, players=tuple(names))
 
     def _cmd_reclaim(self, table: Table, seat: int, player: str) -> None:
         table.seats[seat].player_id = player
@@ -383,6 +395,7 @@ class Hub:
             [s.name for s in table.seats], seed=f"{table.seed}/{table.games}",
             tasks=tasks or self.deck.task_names, items=items or self.deck.item_names,
             options=table.options.rules_options())
+        table.played_by = tuple(s.player_id for s in table.seats)
         table.status = "playing"
         table.bots = {}
         table.bot_plans = {}

@@ -147,6 +147,9 @@ class Table:
     host_id: str | None = None
     seats: list[Seat] = field(default_factory=list)
     state: State | None = None
+    played_by: tuple[str, ...] = ()
+    """Who held each seat of the game in ``state`` (a finished game's seats may have been
+    left and taken since: its results say "you" only to those who played it)."""
     status: str = "lobby"
     games: int = 0
     seq: int = 0

@@ -621,6 +621,8 @@ def test_a_guest_host_who_reclaims_is_still_the_host(plain_deck: SimpleNamespace
     assert back.view().is_host and back.view().seats[0].is_host
     back.end_game()  # Ctrl+E: only the host may
     assert back.table is not None and back.table.status == "finished"
+    game = back.view().game
+    assert game is not None and game.seat == 0  # the results are still theirs ("you")
 
 
 async def test_a_round_started_by_the_timer_is_not_tagged_as_a_bot_move(
@@ -645,3 +647,28 @@ async def test_a_round_started_by_the_timer_is_not_tagged_as_a_bot_move(
     assert table.state.round == 2
     [start] = [line for line in table.log if line.text.startswith("Round 2")]
     assert not start.by_bot
+
+
+def test_a_finished_game_is_only_yours_if_you_played_it(plain_deck: SimpleNamespace) -> None:
+    """After a game, P2 leaves and a newcomer takes the free seat: the results do not call
+    the newcomer "you", and the newcomer's new name does not go into the old game."""
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 3, TableOptions(turn_seconds=0, rounds=1))
+    sessions[0].start()
+    play_round(sessions)
+    table = sessions[0].table
+    assert table.status == "finished"
+    seat = sessions[2].seat
+    sessions[2].leave()
+    newcomer = hub.attach(Player("key:new", "Newt"))
+    newcomer.join(table.code)
+    assert newcomer.seat == seat
+    view = newcomer.view()
+    assert view is not None and view.my_seat == seat
+    assert view.game is not None and view.game.seat is None  # not "you" in P2's results
+    newcomer.rename("Nora")
+    assert table.state.players[seat] == "P2"
+    sessions[1].rename("Bea")  # a player of the game: their results follow their name
+    assert table.state.players[sessions[1].seat] == "Bea"
+    mine = sessions[0].view()
+    assert mine is not None and mine.game is not None and mine.game.seat == sessions[0].seat
