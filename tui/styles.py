@@ -378,14 +378,17 @@ def shared_component_style(widget: Widget, name: str) -> VisualStyle:
     return style
 
 
-def _place_key(widget: Widget, names: tuple[str, ...]) -> tuple[Any, ...]:
+def _place_key(widget: Widget, names: tuple[str, ...],
+               match: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
     """What component styles ``names`` of ``widget`` depend on: its place (the rule
-    matches' key) and the inline colours on the way down. KeyError for an unknown name,
-    as Textual raises."""
+    matches' key, ``match`` if the caller kept it) and the inline colours on the way
+    down. KeyError for an unknown name, as Textual raises."""
     unknown = set(names) - widget._get_component_classes()
     if unknown:
         raise KeyError(f"No {sorted(unknown)[0]!r} key in COMPONENT_CLASSES")
-    return (_match_key(widget.app.stylesheet, widget), _inline_key(widget), names)
+    if match is None:
+        match = _match_key(widget.app.stylesheet, widget)
+    return (match, _inline_key(widget), names)
 
 
 def _styled_once(widget: Widget, name: str) -> VisualStyle:
@@ -432,13 +435,23 @@ class SharedComponentRichStyles:
     type names from its first base that is one."""
 
     SHARED_COMPONENT_STYLES = True
+    _place_match: tuple[Any, ...] | None = None
+    """The rule matches' key of the widget's place, kept until it is restyled (Textual
+    empties ``_rich_style_cache`` on every repaint: every key typed into a field)."""
+
+    def notify_style_update(self: Any) -> None:
+        self._place_match = None  # restyled: its place may have changed
+        super().notify_style_update()
 
     def get_component_rich_style(self: Any, *names: str, partial: bool = False,
                                  default: RichStyle | None = None) -> RichStyle:
-        styles = self._rich_style_cache.get(names)  # emptied on every restyle
+        styles = self._rich_style_cache.get(names)  # emptied on every restyle and repaint
         if styles is None:
+            match = self._place_match
+            if match is None:
+                match = self._place_match = _match_key(self.app.stylesheet, self)
             try:
-                key = _place_key(self, names)
+                key = _place_key(self, names, match)
             except KeyError:
                 if default is not None:
                     return default

@@ -1,0 +1,80 @@
+"""QuietInput draws what Textual's Input draws, for less."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from rich.style import Style
+from textual.app import App, ComposeResult
+from textual.strip import Strip
+from textual.widgets import Input
+
+from tui.app import MissionApp  # noqa: F401  (installs the process's shared styles)
+from tui.inputs import QuietInput
+from tui.styles import keep_component_nodes, share_rule_matches
+
+WORDS = ["plan", "we", "ride", "the", "pigeon", "  ", "café", "日本", "🦆", "x" * 30, "!"]
+
+
+class Fields(App[None]):
+    CSS: ClassVar[str] = """
+    QuietInput { width: 24; }
+    Screen.hot QuietInput > .input--cursor { background: red; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield QuietInput(id="one")
+        yield QuietInput(id="two")
+
+
+def cells(strip: Strip) -> list[tuple[str, Style | None]]:
+    """A strip as its characters with their styles (however the segments are cut)."""
+    return [(char, segment.style) for segment in strip for char in segment.text]
+
+
+async def test_a_field_draws_what_textual_s_input_draws_in_every_state() -> None:
+    keep_component_nodes()
+    share_rule_matches()
+    rng = random.Random(8)
+    app = Fields()
+    async with app.run_test(size=(60, 8)) as pilot:
+        one, two = app.query(QuietInput)
+        drawn = 0
+        for _ in range(200):
+            field = rng.choice((one, two))
+            field.value = "".join(rng.choice(WORDS) for _ in range(rng.randint(1, 8)))
+            if rng.random() < 0.5:
+                field.focus()
+            else:
+                app.set_focus(None)
+            await pilot.pause()
+            end = len(field.value)
+            field.cursor_position = rng.randint(0, end)
+            if rng.random() < 0.4:
+                field.selection = (rng.randint(0, end), rng.randint(0, end))  # type: ignore[assignment]
+            field.scroll_to(x=rng.randint(0, 40), animate=False, immediate=True)
+            ours: Any = field.render_line(0)
+            theirs: Any = Input.render_line(field, 0)
+            assert cells(ours) == cells(theirs), (field.value, field.selection)
+            assert ours.cell_length == theirs.cell_length
+            drawn += field.has_focus
+        assert drawn > 60
+
+
+async def test_a_field_s_cursor_follows_a_class_set_on_its_screen() -> None:
+    """The field keeps the key of its place between restyles: a class set on the screen
+    restyles it, and the next key's cursor has the new colour."""
+    keep_component_nodes()
+    share_rule_matches()
+    app = Fields()
+    async with app.run_test(size=(60, 8)) as pilot:
+        field = app.query_one("#one", QuietInput)
+        field.focus()
+        await pilot.press("a")
+        before = field.get_component_rich_style("input--cursor")
+        app.screen.add_class("hot")
+        await pilot.press("b")
+        after = field.get_component_rich_style("input--cursor")
+        assert after != before and after.bgcolor is not None
+        assert after.bgcolor.name in ("red", "#ff0000") or after.bgcolor.triplet == (255, 0, 0)
