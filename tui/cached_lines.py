@@ -106,6 +106,11 @@ class CachedLines(Widget):
         self._pass_width: int | None = None  # the content width, while lines are drawn
         self._styles_cache = _RowsByContent()
 
+    @property
+    def plain(self) -> str:
+        """The lines shown, as plain text (one per line)."""
+        return "\n".join(content.plain for content in self._contents)
+
     def show_contents(self, contents: Sequence[Content]) -> None:
         """Show ``contents`` (one per line); repaint only the lines that changed."""
         old = self._keys

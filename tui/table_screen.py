@@ -15,6 +15,7 @@ from engine.rules import MIN_PLAYERS, ROUNDS_BY_PLAYERS
 from engine.session import Session
 from engine.tables import TableOptions, TableView
 from engine.text import plural
+from tui.board import Lines
 from tui.confirm import Confirm
 from tui.keybar import KeyBar
 from tui.messages import ShowSetup, attempt
@@ -112,11 +113,11 @@ class TableScreen(TableStage):
                 yield Static("", id="big-code", markup=False)
                 yield Static("", id="invite", markup=False)
                 yield SeatList(id="seats")
-                yield Static("", id="watchers", markup=False)
+                yield Lines(id="watchers")
                 yield Static("", id="seat-code", markup=False)
             with Vertical(id="table-right"):
                 yield OptionsForm(id="options")
-        yield Static("", id="table-status", markup=False)
+        yield Lines(id="table-status")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -136,10 +137,11 @@ class TableScreen(TableStage):
         if old is None or (old.seats, old.options.max_seats) != (view.seats,
                                                                    view.options.max_seats):
             self._show_seats(view)
-        if old is None or (old.spectators, old.seat_code) != (view.spectators, view.seat_code):
+        if old is None or old.spectators != view.spectators:
             watchers = {0: "No one is watching", 1: "1 spectator is watching"}
-            self.query_one("#watchers", Static).update(
-                watchers.get(view.spectators, f"{view.spectators} spectators are watching"))
+            text = watchers.get(view.spectators, f"{view.spectators} spectators are watching")
+            self.query_one("#watchers", Lines).lines = (((text, ""),),)
+        if old is None or old.seat_code != view.seat_code:
             code_line = self.query_one("#seat-code", Static)
             code_line.display = bool(self.session.player.is_guest and view.seat_code)
             if view.seat_code:
@@ -182,7 +184,7 @@ class TableScreen(TableStage):
         else:
             host = next((s.name for s in view.seats if s.is_host), "the host")
             text = f"Waiting for {host} to start the game ({rounds_label(view.options, seated)})"
-        self.query_one("#table-status", Static).update(text)
+        self.query_one("#table-status", Lines).lines = (((text, ""),),)
 
     def _sync_form(self, view: TableView) -> None:
         """Show the table's options in the form (read only unless the player hosts)."""

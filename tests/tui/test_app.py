@@ -10,7 +10,7 @@ import weakref
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Label
 
 from engine import rules
 from engine.cards import load_deck
@@ -20,6 +20,7 @@ from engine.session import Session
 from engine.tables import TableOptions
 from tests.tui.pilots import settle
 from tui.app import MissionApp
+from tui.cached_lines import CachedLines
 from tui.confirm import Choose, Confirm
 from tui.end_screen import EndScreen
 from tui.game_screen import GameScreen
@@ -42,7 +43,8 @@ def player_app(hub: Hub, name: str, join_code: str | None = None) -> MissionApp:
 
 
 def text_of(app: MissionApp, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).render())
+    widget = app.screen.query_one(selector)
+    return widget.plain if isinstance(widget, CachedLines) else str(widget.render())
 
 
 def seat_names(app: MissionApp) -> list[str]:

@@ -11,6 +11,7 @@ from engine.identity import Player
 from engine.tables import TableOptions
 from tests.tui.pilots import settle
 from tui.app import MissionApp
+from tui.cached_lines import CachedLines
 from tui.game_screen import GameScreen
 from tui.lobby_screen import LobbyScreen, TableList
 from tui.table_screen import SeatList, TableScreen
@@ -156,7 +157,7 @@ async def test_w_watches_the_selected_table_as_a_spectator(hub: Hub) -> None:
         view = app.session.view()  # type: ignore[union-attr]
         assert view is not None and view.code == code and view.my_seat is None
         assert isinstance(app.screen, TableScreen)
-        assert "watching" in str(app.screen.query_one("#table-status", Static).render())
+        assert "watching" in app.screen.query_one("#table-status", CachedLines).plain
         await pilot.press("s")  # take a seat after all
         await settle(pilot)
         assert app.session.view().my_seat == 1  # type: ignore[union-attr]

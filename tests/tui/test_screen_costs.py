@@ -133,6 +133,34 @@ async def test_opening_and_sending_a_chat_line_repaints_no_whole_screen(
         assert full[0] == 0
 
 
+async def test_people_sitting_down_and_leaving_re_lay_out_no_table_screen(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table's seats, its status line and its watchers change as people come and go:
+    each is repainted in place (the status was a text of automatic height, re-laid out
+    for every person who sat down, on every screen at the table)."""
+    hub = Hub(deck=load_deck(), seed="seats", settle_ms=0, bot_delay=0.0)
+    host = MissionApp(hub, Player("key:ann", "Ann"))
+    async with host.run_test(size=(100, 30)) as pilot:
+        await pilot.press("c")
+        await pilot.pause(0.2)
+        code = host.session.view().code  # type: ignore[union-attr]
+        status = host.screen.query_one("#table-status", CachedLines).plain
+        with counting_reflows(monkeypatch) as reflows:
+            others = [hub.attach(Player(f"key:{name}", name)) for name in ("bob", "cy")]
+            for other in others:
+                other.join(code)
+                await pilot.pause(0.1)
+            watcher = hub.attach(Player("key:dee", "Dee"))
+            watcher.join(code, spectate=True)
+            await pilot.pause(0.1)
+            host.session.add_bot()  # type: ignore[union-attr]
+            others[0].leave()
+            await pilot.pause(0.2)
+        assert host.screen.query_one("#table-status", CachedLines).plain != status
+        assert "1 spectator" in host.screen.query_one("#watchers", CachedLines).plain
+        assert reflows[0] == 0
+
+
 async def test_the_stylesheet_is_parsed_once_for_every_player_in_the_process() -> None:
     hub = Hub(deck=load_deck(), seed="css", settle_ms=0, bot_delay=0.0)
     first = MissionApp(hub, Player("key:ann", "Ann"))
