@@ -16,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -29,30 +29,11 @@ from textual.layout import Layout
 
 from engine.cards import load_deck
 from engine.hub import Hub
-from engine.tables import TableOptions
-from tests.tui.test_screen_costs import start_player, styled_nodes
+from tests.tui.test_screen_costs import start_player, styled_nodes, three_at_a_table
 from tui import styles
 from tui.app import MissionApp
 
 ROWS = re.compile(r"\x1b\[(\d+);1H")
-
-
-@asynccontextmanager
-async def a_table(seed: str) -> AsyncIterator[tuple[MissionApp, list[MissionApp]]]:
-    """Three players at a table whose game has not started: the host's app first."""
-    hub = Hub(deck=load_deck(), seed=seed, settle_ms=0, bot_delay=0.0)
-    players = [await start_player(hub, "Ann")]
-    host = players[0][0]
-    code = host.session.create_table(TableOptions(turn_seconds=0))  # type: ignore[union-attr]
-    for name in ("Bob", "Cy"):
-        players.append(await start_player(hub, name, code))
-    try:
-        await asyncio.sleep(0.3)
-        yield host, [app for app, _ in players]
-    finally:
-        for app, task in players:
-            app.exit()
-            await task
 
 
 def looks(app: MissionApp) -> list[tuple[Any, ...]]:
@@ -87,7 +68,8 @@ def restyles() -> Iterator[list[list[DOMNode | None]]]:
 
 
 async def test_a_table_s_next_screen_reaches_each_terminal_whole_and_once() -> None:
-    async with a_table("once") as (host, apps):
+    async with three_at_a_table("once") as (_, _, apps):
+        host = apps[0]
         sent = [len(app._driver.frames) for app in apps]  # type: ignore[attr-defined]
         host.session.start()  # type: ignore[union-attr]
         await asyncio.sleep(0.8)
@@ -117,7 +99,8 @@ async def test_a_new_screen_is_styled_once_as_it_is_mounted() -> None:
     finally:
         app.exit()
         await task
-    async with a_table("styled") as (host, apps):
+    async with three_at_a_table("styled") as (_, _, apps):
+        host = apps[0]
         with restyles() as passes:
             host.session.start()  # type: ignore[union-attr]
             await asyncio.sleep(0.8)
@@ -144,8 +127,8 @@ async def test_rules_are_stored_as_textual_s_own_setters_would_store_them(
         return set_rule(self, rule, value)
 
     async def built() -> list[list[tuple[Any, ...]]]:
-        async with a_table("rules") as (host, apps):
-            host.session.start()  # type: ignore[union-attr]
+        async with three_at_a_table("rules") as (_, _, apps):
+            apps[0].session.start()  # type: ignore[union-attr]
             await asyncio.sleep(0.8)
             return [looks(app) for app in apps]
 

@@ -521,23 +521,31 @@ async def start_player(hub: Hub, name: str, code: str | None = None,
 
 
 @asynccontextmanager
-async def table_of_three(seed: str) -> AsyncIterator[tuple[Table, list[MissionApp]]]:
-    """Three players' apps at a table whose game has started (a real hub, no SSH)."""
+async def three_at_a_table(seed: str) -> AsyncIterator[tuple[Hub, str, list[MissionApp]]]:
+    """Three players' apps at one table, the host's first, its game not started (a real
+    hub, no SSH): the hub, the table's code and the apps."""
     hub = Hub(deck=load_deck(), seed=seed, settle_ms=0, bot_delay=0.0)
     players = [await start_player(hub, "Ann")]
-    host = players[0][0]
-    code = host.session.create_table(TableOptions(turn_seconds=0))  # type: ignore[union-attr]
+    code = players[0][0].session.create_table(  # type: ignore[union-attr]
+        TableOptions(turn_seconds=0))
     for name in ("Bob", "Cy"):
         players.append(await start_player(hub, name, code))
     try:
         await asyncio.sleep(0.3)
-        host.session.start()  # type: ignore[union-attr]
-        await asyncio.sleep(0.5)
-        yield hub.tables[code], [app for app, _ in players]
+        yield hub, code, [app for app, _ in players]
     finally:
         for app, task in players:
             app.exit()
             await task
+
+
+@asynccontextmanager
+async def table_of_three(seed: str) -> AsyncIterator[tuple[Table, list[MissionApp]]]:
+    """Three players' apps at a table whose game has started."""
+    async with three_at_a_table(seed) as (hub, code, apps):
+        apps[0].session.start()  # type: ignore[union-attr]
+        await asyncio.sleep(0.5)
+        yield hub.tables[code], apps
 
 
 def terminal_text(app: MissionApp, size: tuple[int, int] = (100, 30)) -> list[str]:
