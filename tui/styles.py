@@ -269,20 +269,20 @@ _SHAREABLE = (Color, RichStyle, Scalar, ScalarOffset, Spacing, bool, float, int,
 """Immutable values: what a setter stores may be stored for every node."""
 
 
-def _plain_rules() -> frozenset[str]:
+def _plain_rules(kinds: tuple[type, ...] = _PLAIN_SETTERS) -> frozenset[str]:
+    """The rules of ``Styles`` whose setters are of ``kinds`` (a ``display`` or ``pointer``
+    setter does more than store: never plain)."""
     names = set()
     for cls in Styles.__mro__:
         for name, setter in vars(cls).items():
-            if type(setter) in _PLAIN_SETTERS and not (
-                    isinstance(setter, StringEnumProperty)
-                    and (setter._display or setter._pointer)):
+            if type(setter) in kinds and not (isinstance(setter, StringEnumProperty)
+                                              and (setter._display or setter._pointer)):
                 names.add(name)
     return frozenset(names)
 
 
 _PLAIN = _plain_rules()
-_SCROLLBAR_COLOURS = frozenset(name for name in _PLAIN
-                               if isinstance(getattr(Styles, name, None), ScrollbarColorProperty))
+_SCROLLBAR_COLOURS = _plain_rules((ScrollbarColorProperty,))
 _as_stored: dict[tuple[str, int], tuple[object, object]] = {}
 
 
@@ -298,7 +298,7 @@ def _stored_value(key: str, value: object) -> object:
     try:
         setattr(blank, key, value)
         stored = blank._rules.get(key)  # type: ignore[misc]
-    except Exception:
+    except Exception:  # then the setter decides, as it always did
         stored = None
     if not isinstance(stored, _SHAREABLE):
         stored = None
