@@ -35,6 +35,11 @@ the whole process: the key is the rule list (by content) and, for each node on t
 its type, id, classes and the pseudo classes that some rule tests. What is cached is what
 Textual would compute, given exactly what its computation reads (a test restyles every
 node of every screen both ways and compares).
+
+Storing the matched rules on a node is cheaper too (:func:`_replace_rules`): Textual calls
+the setter of every rule, each checking and converting its value again; here only rules
+that changed are set, and a new widget's plain rules are stored as their setters would
+store them (a test builds the screens both ways and compares every node).
 """
 
 from __future__ import annotations
