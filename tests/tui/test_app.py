@@ -326,6 +326,19 @@ async def test_the_end_screen_tells_every_round(hub: Hub) -> None:
         assert "Best plan:" in story and "Points:" in story
 
 
+async def test_the_end_screen_s_rounds_scroll_with_the_keys_at_80x24(hub: Hub) -> None:
+    code, _ = play_game(hub, ["Ann", "Bob", "Cy"],
+                        TableOptions(turn_seconds=0, rounds=3, best_plan=True))
+    app = player_app(hub, "Ann", join_code=code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        rounds = app.screen.query_one("#rounds")
+        assert app.focused is rounds and rounds.max_scroll_y > 0
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert rounds.scroll_y > 0
+
+
 async def test_from_the_end_screen_the_host_can_change_the_table_then_start(hub: Hub) -> None:
     app = player_app(hub, "Ann")
     async with app.run_test(size=(80, 24)) as pilot:
