@@ -310,10 +310,14 @@ async def test_a_game_ended_before_any_round_says_so_and_offers_a_rematch(hub: H
         assert isinstance(host.screen, GameScreen) and isinstance(guest.screen, GameScreen)
 
 
+def back_after_a_game(hub: Hub, name: str, options: TableOptions) -> MissionApp:
+    """The app of ``name``, back at the table of a game Ann, Bob and Cy have played."""
+    code, _ = play_game(hub, ["Ann", "Bob", "Cy"], options)
+    return player_app(hub, name, join_code=code)
+
+
 async def test_the_end_screen_tells_every_round(hub: Hub) -> None:
-    code, _ = play_game(hub, ["Ann", "Bob", "Cy"],
-                        TableOptions(turn_seconds=0, rounds=2, best_plan=True))
-    app = player_app(hub, "Ann", join_code=code)
+    app = back_after_a_game(hub, "Ann", TableOptions(turn_seconds=0, rounds=2, best_plan=True))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)
@@ -327,9 +331,7 @@ async def test_the_end_screen_tells_every_round(hub: Hub) -> None:
 
 
 async def test_the_end_screen_s_rounds_scroll_with_the_keys_at_80x24(hub: Hub) -> None:
-    code, _ = play_game(hub, ["Ann", "Bob", "Cy"],
-                        TableOptions(turn_seconds=0, rounds=3, best_plan=True))
-    app = player_app(hub, "Ann", join_code=code)
+    app = back_after_a_game(hub, "Ann", TableOptions(turn_seconds=0, rounds=3, best_plan=True))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         rounds = app.screen.query_one("#rounds")
@@ -361,8 +363,7 @@ async def test_from_the_end_screen_the_host_can_change_the_table_then_start(hub:
 
 
 async def test_back_to_the_lobby_after_the_game(hub: Hub) -> None:
-    code, _ = play_game(hub, ["Ann", "Bob", "Cy"], TableOptions(turn_seconds=0, rounds=1))
-    app = player_app(hub, "Bob", join_code=code)
+    app = back_after_a_game(hub, "Bob", TableOptions(turn_seconds=0, rounds=1))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)
