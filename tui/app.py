@@ -331,11 +331,10 @@ class MissionApp(App[str | None]):
             if isinstance(focused, ItemGrid) and focused.take_key(event):
                 self.app_focus = True
                 return
-            # A character typed into a text field, or a key the field has a binding for
-            # (Backspace, the arrows), is taken and painted in this turn: it would wait on
-            # the field's queue (a Backspace then on every container's, up to the app),
-            # then for the screen's update timer, and the key bar's count of characters
-            # would be painted a second time.
+            # A key for a text field is typed or played and painted in this turn: it would
+            # wait on the field's queue (see QuietInput._on_key), then for the screen's
+            # update timer, and the key bar's count of characters would be painted a second
+            # time.
             if isinstance(focused, QuietInput) and focused.can_take(event):
                 self.app_focus = True
                 if await self._check_bindings(event.key, priority=True):

@@ -74,22 +74,28 @@ class QuietInput(SharedComponentRichStyles, Input):
         return strip.apply_style(self.rich_style)
 
     def can_take(self, event: events.Key) -> bool:
-        """Whether :meth:`take_key` may take ``event``: a character, or a key this field
-        has a binding for (Backspace, Delete, the arrows, Home, End, Enter...), while
-        nothing waits in this input's queue (keys of a burst keep their order)."""
-        return ((event.is_printable or event.key in self._bindings.key_to_bindings)
-                and self._message_queue.empty())
+        """Whether :meth:`take_key` may take ``event`` now: while nothing waits in this
+        input's queue (the keys of a burst, and a paste, keep their order)."""
+        return self._message_queue.empty()
 
     async def take_key(self, event: events.Key) -> None:
         """Take ``event`` now, from the app's own turn, as this input would when the key
         reached its queue. The app calls this so that a key's echo waits in no queue:
-        forwarded, a character waits its turn on this input's queue, then the screen's
-        update timer draws it; a Backspace or an arrow, which the field does not handle
-        itself, bubbles up through every container's queue to the app, which runs the
-        field's binding for it (a backspace cost twice a character over SSH)."""
-        await self._on_key(event)  # Textual's own typing
-        if not event.is_printable and not await self.app._check_bindings(event.key):
-            self._forward_event(event)  # not taken after all (its action said no): as Textual
+        forwarded, a key waits its turn on this input's queue, then the screen's update
+        timer draws it."""
+        await self._on_key(event)
+
+    async def _on_key(self, event: events.Key) -> None:
+        """A character is typed (Textual's own typing). Any other key is played here, as
+        the app would play it once it had bubbled up to it: the first binding for it from
+        this field up (Backspace, the arrows, Enter are the field's own; Escape and Tab
+        the screen's). Textual lets such a key bubble through every container's queue to
+        the app (a Backspace cost twice a character over SSH), and a key typed after it
+        could overtake it. No container around a text field handles keys itself."""
+        await super()._on_key(event)
+        if not event.is_printable:
+            event.stop()
+            await self.app._check_bindings(event.key)
 
     def _on_paste(self, event: events.Paste) -> None:
         """A paste of several lines keeps them all, joined by spaces (Textual's Input keeps

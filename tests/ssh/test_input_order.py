@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.paste import PASTE_END, PASTE_START
+from tests.field_model import FieldModel
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
 from tests.ssh.driver_harness import DriverHarness, FieldApp
@@ -19,38 +19,10 @@ KEYS = {
     "right": "\x1b[C",
     "home": "\x1b[H",
     "end": "\x1b[F",
+    "delete": "\x1b[3~",
     "enter": "\r",
 }
 PRINTABLE = "abcxyzABC019 .,!?-éß"
-
-
-@dataclass
-class FieldModel:
-    """What a text field shows after each key, as a player expects."""
-
-    text: str = ""
-    cursor: int = 0
-    sent: list[str] = field(default_factory=list)
-
-    def apply(self, token: tuple[str, str]) -> None:
-        kind, value = token
-        if kind in ("char", "paste"):
-            self.text = self.text[: self.cursor] + value + self.text[self.cursor :]
-            self.cursor += len(value)
-        elif value == "backspace" and self.cursor:
-            self.text = self.text[: self.cursor - 1] + self.text[self.cursor :]
-            self.cursor -= 1
-        elif value == "left":
-            self.cursor = max(0, self.cursor - 1)
-        elif value == "right":
-            self.cursor = min(len(self.text), self.cursor + 1)
-        elif value == "home":
-            self.cursor = 0
-        elif value == "end":
-            self.cursor = len(self.text)
-        elif value == "enter":
-            self.sent.append(self.text)
-            self.text, self.cursor = "", 0
 
 
 def encode(token: tuple[str, str]) -> str:

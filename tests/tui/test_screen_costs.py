@@ -19,13 +19,16 @@ the timings (bench/screens.py measures those).
 - A changed line goes out as it was drawn, border and all: the compositor never crops it
   again on the way to the terminal.
 - A character typed into a text field is typed and on the terminal, with the key bar's
-  count of characters, in the app's handler of the key: one frame per key.
+  count of characters, in the app's handler of the key: one frame per key. So is a key
+  the field has a binding for (Backspace, Delete, the arrows, Home, End), and a burst of
+  every kind of key keeps its order.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import random
 import re
 import sys
 import time
@@ -52,6 +55,7 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
 from engine.tables import Table, TableOptions
+from tests.field_model import FieldModel
 from tests.tui.game_host import GameHost, make_table, running, settle
 from tui import styles
 from tui.app import MissionApp
@@ -735,4 +739,50 @@ async def test_a_character_typed_is_on_the_terminal_with_its_count_in_the_keys_o
         assert chat.value == "hi!yo"
         shown = "\n".join(terminal_text(guesser))
         assert "hi!yo" in shown and f" 5/{chat.max_length} characters" in shown
+        assert terminal_text(guesser) == whole_repaint_text(guesser)
+
+
+async def test_editing_keys_are_taken_in_the_keys_own_turn_and_a_burst_keeps_its_order(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table_of_three("edit-now") as (table, apps):
+        guesser = next(app for app in apps
+                       if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
+        frames = guesser._driver.frames  # type: ignore[union-attr]
+        guesser.post_message(events.Key("c", "c"))  # to the chat
+        await asyncio.sleep(0.2)
+        chat = guesser.screen.query_one("#chat-input", QuietInput)
+        for char in "abc":
+            guesser.post_message(events.Key(char, char))
+        await asyncio.sleep(0.2)
+        sent_in_handler: list[int] = []
+        handled = MissionApp.on_event
+
+        async def watched(app: MissionApp, event: events.Event) -> None:
+            await handled(app, event)
+            if app is guesser and isinstance(event, events.Key):
+                sent_in_handler.append(len(frames))
+
+        monkeypatch.setattr(MissionApp, "on_event", watched)
+        before = len(frames)
+        for key in ("left", "backspace", "home", "delete", "end"):
+            guesser.post_message(events.Key(key, None))
+            await asyncio.sleep(0.1)
+        assert (chat.value, chat.cursor_position) == ("c", 1)
+        assert sent_in_handler == [before + k for k in range(1, 6)]  # a frame each, at once
+        assert f" 1/{chat.max_length} characters" in "\n".join(terminal_text(guesser))
+        # A burst of every kind of key, and pastes, which wait in the field's queue (and
+        # so must every key after them): the field ends as typed.
+        rng = random.Random(7)
+        model = FieldModel("c", 1)
+        for _ in range(120):
+            token = rng.choice([("char", rng.choice("xyz é")), ("paste", rng.choice(["ab", "ßé"])),
+                                ("key", rng.choice(["backspace", "delete", "left", "right",
+                                                    "home", "end", "f5"]))])
+            model.apply(token)
+            kind, value = token
+            guesser.post_message(events.Key(value, value) if kind == "char"
+                                 else events.Paste(value) if kind == "paste"
+                                 else events.Key(value, None))
+        await asyncio.sleep(0.5)
+        assert (chat.value, chat.cursor_position) == (model.text, model.cursor)
         assert terminal_text(guesser) == whole_repaint_text(guesser)
