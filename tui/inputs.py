@@ -17,6 +17,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.geometry import Size
+from textual.message import Message
 from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.widgets import Input
@@ -96,6 +97,16 @@ class QuietInput(SharedComponentRichStyles, Input):
         if not event.is_printable:
             event.stop()
             await self.app._check_bindings(event.key)
+
+    def post_message(self, message: Message) -> bool:
+        """A ``Changed`` goes straight to the screen, where the handlers of a field's
+        changes are (the key bar's count of characters, the lobby's seat code). Textual
+        bubbles it from the field's queue through every container's to the screen's and
+        then the app's: a wake of the loop at each, for every key typed."""
+        if type(message) is Input.Changed and self.is_attached:
+            message.stop()  # nothing above the screen handles it
+            return self.screen.post_message(message)
+        return super().post_message(message)
 
     def _on_paste(self, event: events.Paste) -> None:
         """A paste of several lines keeps them all, joined by spaces (Textual's Input keeps

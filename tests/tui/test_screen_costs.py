@@ -21,7 +21,7 @@ the timings (bench/screens.py measures those).
 - A character typed into a text field is typed and on the terminal, with the key bar's
   count of characters, in the app's handler of the key: one frame per key. So is a key
   the field has a binding for (Backspace, Delete, the arrows, Home, End), and a burst of
-  every kind of key keeps its order.
+  every kind of key keeps its order. A field's ``Changed`` goes straight to its screen.
 """
 
 from __future__ import annotations
@@ -47,9 +47,11 @@ from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.driver import Driver
 from textual.geometry import Size
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets import Input
 
 from engine.cards import load_deck
 from engine.hub import Hub
@@ -786,3 +788,29 @@ async def test_editing_keys_are_taken_in_the_keys_own_turn_and_a_burst_keeps_its
         await asyncio.sleep(0.5)
         assert (chat.value, chat.cursor_position) == (model.text, model.cursor)
         assert terminal_text(guesser) == whole_repaint_text(guesser)
+
+
+async def test_a_field_s_change_goes_straight_to_its_screen_and_a_paste_is_counted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table_of_three("changes") as (table, apps):
+        guesser = next(app for app in apps
+                       if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
+        guesser.post_message(events.Key("c", "c"))  # to the chat
+        await asyncio.sleep(0.2)
+        chat = guesser.screen.query_one("#chat-input", QuietInput)
+        changes_at: list[str] = []
+        dispatch = MessagePump._dispatch_message
+
+        async def watched(pump: MessagePump, message: Any) -> None:
+            if isinstance(message, Input.Changed) and message.input is chat:
+                changes_at.append(type(pump).__name__)
+            await dispatch(pump, message)
+
+        monkeypatch.setattr(MessagePump, "_dispatch_message", watched)
+        for char in "hi":
+            guesser.post_message(events.Key(char, char))
+        guesser.post_message(events.Paste(" there"))  # waits in the field's queue
+        await asyncio.sleep(0.3)
+        assert changes_at == ["GameScreen"] * 3  # not the field, its containers, the app
+        assert chat.value == "hi there"
+        assert f" 8/{chat.max_length} characters" in "\n".join(terminal_text(guesser))
