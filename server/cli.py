@@ -32,7 +32,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from server import gc_tuning, host_tools
+from server import gc_tuning, host_db, host_tools
 from server.auth import AccessPolicy
 from server.context import AppFactory, SessionContext
 from server.host_keys import DEFAULT_HOST_KEY
@@ -310,9 +310,10 @@ async def _serve(options: argparse.Namespace) -> int:
         server = await start_server(factory, config)
         if new_key:
             _announce_new_key(key_path, server.host_key_fingerprint)
-        database = getattr(hub.journal, "connection", None)
-        if database is not None:  # status, kick and ban work through it
-            server.host.attach(database, lambda: server.sessions)
+        journal_path = getattr(hub.journal, "path", None)
+        records = None if journal_path is None else host_db.server_connection(journal_path)
+        if records is not None:  # status, kick and ban work through it
+            server.host.attach(records, lambda: server.sessions)
         hub.resume_timers()  # restored tables: absent players get their full grace again
         stop = _stop_on_signals()  # before the banner: whoever read it may signal at once
         print(_banner(server, options.public_name), flush=True)
@@ -320,6 +321,8 @@ async def _serve(options: argparse.Namespace) -> int:
         log.info("shutting down: telling %d players", len(server.sessions))
         await server.close(RESTARTING)
         server.host.close()
+        if records is not None:
+            records.close()
     finally:
         hub.close()
         log.info("journal closed")

@@ -19,7 +19,7 @@ from engine.hub import Hub
 from engine.identity import Player
 from engine.journal import DB_NAME, open_journal
 from engine.records import open_records
-from server import host_tools
+from server import host_db, host_tools
 from server.auth import fingerprint
 from server.host_control import BANNED, KICKED
 from server.host_tools import HostToolError
@@ -44,11 +44,26 @@ async def served(tmp_path: Path, game_server: StartServer) -> AsyncIterator[tupl
     and polls for bans and kicks."""
     hub = Hub.open(tmp_path / "data", seed="tools")
     server = await game_server()
-    server.host.attach(hub.journal.connection, lambda: server.sessions,  # type: ignore[union-attr]
-                       poll_s=0.05)
+    records = host_db.server_connection(hub.journal.path)  # type: ignore[union-attr]
+    server.host.attach(records, lambda: server.sessions, poll_s=0.05)  # as the CLI does
     yield hub, server
     server.host.close()
+    records.close()
     hub.close()
+
+
+def test_who_is_connected_is_written_without_waiting_for_the_disk_and_moves_still_are(
+        tmp_path: Path) -> None:
+    hub = Hub.open(tmp_path / "data", seed="tools")
+    records = host_db.server_connection(hub.journal.path)  # type: ignore[union-attr]
+    try:
+        assert records.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert records.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+        journal = hub.journal.connection  # type: ignore[union-attr]
+        assert journal.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    finally:
+        records.close()
+        hub.close()
 
 
 async def test_status_shows_who_is_connected_and_where_they_sit(
