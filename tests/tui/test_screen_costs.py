@@ -814,3 +814,7 @@ async def test_a_field_s_change_goes_straight_to_its_screen_and_a_paste_is_count
         assert changes_at == ["GameScreen"] * 3  # not the field, its containers, the app
         assert chat.value == "hi there"
         assert f" 8/{chat.max_length} characters" in "\n".join(terminal_text(guesser))
+        with chat.prevent(Input.Changed):  # Textual's way to change a value quietly
+            chat.value = "quiet"
+        await asyncio.sleep(0.2)
+        assert changes_at == ["GameScreen"] * 3
