@@ -711,33 +711,47 @@ async def test_a_leads_pick_key_is_played_by_the_app_in_the_turn_it_arrives(
         assert inside_app == [True, True, True]
 
 
-async def test_a_character_typed_is_on_the_terminal_with_its_count_in_the_keys_own_turn(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    async with table_of_three("type-now") as (table, apps):
+@asynccontextmanager
+async def a_guesser_in_the_chat(seed: str) -> AsyncIterator[tuple[MissionApp, QuietInput]]:
+    """A guesser's app at a table of three whose game has started, and its chat field,
+    focused (the guesser pressed c)."""
+    async with table_of_three(seed) as (table, apps):
         guesser = next(app for app in apps
                        if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
-        frames = guesser._driver.frames  # type: ignore[union-attr]
-        guesser.post_message(events.Key("c", "c"))  # to the chat
+        guesser.post_message(events.Key("c", "c"))
         await asyncio.sleep(0.2)
-        sent_in_handler: list[int] = []
-        handled = MissionApp.on_event
+        yield guesser, guesser.screen.query_one("#chat-input", QuietInput)
 
-        async def watched(app: MissionApp, event: events.Event) -> None:
-            await handled(app, event)
-            if app is guesser and isinstance(event, events.Key):
-                sent_in_handler.append(len(frames))
 
-        monkeypatch.setattr(MissionApp, "on_event", watched)
-        before = len(frames)
+def frames_after_each_key(monkeypatch: pytest.MonkeyPatch, app: MissionApp) -> list[int]:
+    """Filled, as ``app`` finishes handling each key, with the count of frames its
+    terminal has been sent by then."""
+    frames = app._driver.frames  # type: ignore[union-attr]
+    counts: list[int] = []
+    handled = MissionApp.on_event
+
+    async def watched(handler_app: MissionApp, event: events.Event) -> None:
+        await handled(handler_app, event)
+        if handler_app is app and isinstance(event, events.Key):
+            counts.append(len(frames))
+
+    monkeypatch.setattr(MissionApp, "on_event", watched)
+    return counts
+
+
+async def test_a_character_typed_is_on_the_terminal_with_its_count_in_the_keys_own_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async with a_guesser_in_the_chat("type-now") as (guesser, chat):
+        sent_in_handler = frames_after_each_key(monkeypatch, guesser)
+        before = len(guesser._driver.frames)  # type: ignore[union-attr]
         for char in "hi!":
             guesser.post_message(events.Key(char, char))
             await asyncio.sleep(0.1)
-        assert len(frames) == before + 3  # a frame per key: the text and its count together
-        assert sent_in_handler == [before + 1, before + 2, before + 3]
+        assert sent_in_handler == [before + 1, before + 2, before + 3]  # text and count
+        assert len(guesser._driver.frames) == before + 3  # type: ignore[union-attr]
         for char in "yo":  # a burst keeps its order
             guesser.post_message(events.Key(char, char))
         await asyncio.sleep(0.2)
-        chat = guesser.screen.query_one("#chat-input", QuietInput)
         assert chat.value == "hi!yo"
         shown = "\n".join(terminal_text(guesser))
         assert "hi!yo" in shown and f" 5/{chat.max_length} characters" in shown
@@ -746,31 +760,18 @@ async def test_a_character_typed_is_on_the_terminal_with_its_count_in_the_keys_o
 
 async def test_editing_keys_are_taken_in_the_keys_own_turn_and_a_burst_keeps_its_order(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    async with table_of_three("edit-now") as (table, apps):
-        guesser = next(app for app in apps
-                       if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
-        frames = guesser._driver.frames  # type: ignore[union-attr]
-        guesser.post_message(events.Key("c", "c"))  # to the chat
-        await asyncio.sleep(0.2)
-        chat = guesser.screen.query_one("#chat-input", QuietInput)
+    async with a_guesser_in_the_chat("edit-now") as (guesser, chat):
         for char in "abc":
             guesser.post_message(events.Key(char, char))
         await asyncio.sleep(0.2)
-        sent_in_handler: list[int] = []
-        handled = MissionApp.on_event
-
-        async def watched(app: MissionApp, event: events.Event) -> None:
-            await handled(app, event)
-            if app is guesser and isinstance(event, events.Key):
-                sent_in_handler.append(len(frames))
-
-        monkeypatch.setattr(MissionApp, "on_event", watched)
-        before = len(frames)
+        sent_in_handler = frames_after_each_key(monkeypatch, guesser)
+        before = len(guesser._driver.frames)  # type: ignore[union-attr]
         for key in ("left", "backspace", "home", "delete", "end"):
             guesser.post_message(events.Key(key, None))
             await asyncio.sleep(0.1)
         assert (chat.value, chat.cursor_position) == ("c", 1)
         assert sent_in_handler == [before + k for k in range(1, 6)]  # a frame each, at once
+        assert len(guesser._driver.frames) == before + 5  # type: ignore[union-attr]
         assert f" 1/{chat.max_length} characters" in "\n".join(terminal_text(guesser))
         # A burst of every kind of key, and pastes, which wait in the field's queue (and
         # so must every key after them): the field ends as typed.
@@ -792,12 +793,7 @@ async def test_editing_keys_are_taken_in_the_keys_own_turn_and_a_burst_keeps_its
 
 async def test_a_field_s_change_goes_straight_to_its_screen_and_a_paste_is_counted(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    async with table_of_three("changes") as (table, apps):
-        guesser = next(app for app in apps
-                       if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
-        guesser.post_message(events.Key("c", "c"))  # to the chat
-        await asyncio.sleep(0.2)
-        chat = guesser.screen.query_one("#chat-input", QuietInput)
+    async with a_guesser_in_the_chat("changes") as (guesser, chat):
         changes_at: list[str] = []
         dispatch = MessagePump._dispatch_message
 
