@@ -311,8 +311,9 @@ async def _serve(options: argparse.Namespace) -> int:
         if new_key:
             _announce_new_key(key_path, server.host_key_fingerprint)
         journal_path = getattr(hub.journal, "path", None)
-        records = None if journal_path is None else host_db.server_connection(journal_path)
-        if records is not None:  # status, kick and ban work through it
+        records = None
+        if journal_path is not None:  # status, kick and ban work through it
+            records = host_db.server_connection(journal_path)
             server.host.attach(records, lambda: server.sessions)
         hub.resume_timers()  # restored tables: absent players get their full grace again
         stop = _stop_on_signals()  # before the banner: whoever read it may signal at once
