@@ -14,6 +14,8 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.style import Style
 from textual.widgets import Input, Label, Static
 
 from engine.session import Session
@@ -26,6 +28,8 @@ from tui.messages import attempt
 from tui.row_list import RowList
 from tui.steady import SteadyScreen
 
+TITLE = Content.assemble("Mission Impractical  ", ("·  the lobby", Style(dim=True)))
+"""Built once: as markup, every new lobby parsed it (and its style) again."""
 STATUS_WORDS = {"lobby": "waiting", "playing": "playing", "finished": "game over"}
 WIDE = 110  # from this many columns, past games get a column beside the tables
 
@@ -39,7 +43,8 @@ class TableList(RowList):
     COLUMNS = (("Code", 4), ("Host", 16), ("Seats", 5), ("Status", 9), ("Players", 0))
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(self.COLUMNS, zebra=True, id=id)
+        super().__init__(self.COLUMNS, zebra=True, id=id, empty=(
+            "No tables yet: press c to create one, then tell your friends its code."))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "select":  # no table, no Join in the key bar
@@ -81,7 +86,7 @@ class LobbyScreen(SteadyScreen[None]):
         self._wide = self.app.size.width >= WIDE
         self.set_class(self._wide, "-wide")
         self.set_class(not self._wide, "-narrow")
-        yield Static("Mission Impractical  [dim]·  the lobby[/dim]", id="title-bar")
+        yield Static(TITLE, id="title-bar")
         with Horizontal(id="name-row", classes="form-row"):
             yield Label("Your agent name", classes="form-label")
             yield QuietInput(value=self.session.player.name, max_length=NAME_MAX,
@@ -91,8 +96,6 @@ class LobbyScreen(SteadyScreen[None]):
         with Horizontal(id="lobby-body"):
             with Vertical(id="tables-box"):
                 yield TableList(id="tables")
-                yield Static("No tables yet: press c to create one, then tell your friends "
-                             "its code.", id="no-tables")
             yield HistoryPanel(id="history")
         with Horizontal(id="code-row", classes="form-row"):
             yield Label("Table code", classes="form-label")
@@ -164,8 +167,6 @@ class LobbyScreen(SteadyScreen[None]):
         tables.set_rows([(t.code, (t.code, t.host, f"{t.seated}/{t.max_seats}",
                                    STATUS_WORDS.get(t.status, t.status), ", ".join(t.names)))
                          for t in summaries])  # the cursor stays on its table
-        self.query_one("#no-tables").display = not summaries
-        tables.display = bool(summaries)
         self.refresh_bindings()  # Join and Watch are offered only when there is a table
 
     def show_history(self) -> None:

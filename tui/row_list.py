@@ -85,15 +85,18 @@ class RowList(CachedLines, can_focus=True):
         """Enter (or a click) on the row with ``key``."""
 
     def __init__(self, columns: Sequence[tuple[str, int]], *, header: bool = True,
-                 zebra: bool = False, id: str | None = None,
+                 zebra: bool = False, empty: str = "", id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.columns = tuple(columns)
         self.header = header
         self.zebra = zebra
+        self.empty = empty
+        """What the list says when it has no rows (in place of the header)."""
         self._rows: list[tuple[str, tuple[Cell, ...]]] = []
         self._cursor = 0
         self._top = 0  # the first row in view
+        self._measured: int | None = None  # the height the last layout gave the lines
 
     # -- what it holds ------------------------------------------------------------------------
 
@@ -134,6 +137,13 @@ class RowList(CachedLines, can_focus=True):
     # -- drawing ---------------------------------------------------------------------------
 
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        self._measured = self._lines_wanted
+        return self._measured
+
+    @property
+    def _lines_wanted(self) -> int:
+        if not self._rows and self.empty:
+            return 1
         return len(self._rows) + (1 if self.header else 0)
 
     @property
@@ -160,8 +170,12 @@ class RowList(CachedLines, can_focus=True):
     def _show(self) -> None:
         if not self.is_mounted:
             return
+        if self._measured is not None and self._measured != self._lines_wanted:
+            self.refresh(layout=True)  # a list as tall as its rows gained or lost one
         lines: list[Content] = []
-        if self.header:
+        if not self._rows and self.empty:
+            lines.append(Content(self.empty))
+        elif self.header:
             titles = "".join(f" {_fit(title, width)} " for title, width in self.columns)
             lines.append(Content.styled(titles.rstrip(), self.component_style("rows--header")))
         end = self._top + self._visible_rows

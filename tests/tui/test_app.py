@@ -18,6 +18,7 @@ from engine.hub import Hub
 from engine.identity import Player
 from engine.session import Session
 from engine.tables import TableOptions
+from tests.tui.game_host import screen_text
 from tests.tui.pilots import settle
 from tui.app import MissionApp
 from tui.cached_lines import CachedLines
@@ -155,6 +156,9 @@ async def test_the_host_edits_options_and_the_others_see_them_read_only(hub: Hub
         await settle(p1, p2)
         options = hub.tables[code].options
         assert (options.stop_tie_window_ms, options.max_seats) == (1500, 6)
+        for app in (host, guest):  # the sixth seat is on the screen, not only in the list
+            assert [line.split()[:2] for line in screen_text(app).splitlines()
+                    if "(empty)" in line][-1] == ["6", "(empty)"]
 
 
 async def test_an_out_of_range_timer_is_refused_and_the_form_shows_the_table_again(

@@ -9,6 +9,7 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
 from engine.tables import TableOptions
+from tests.tui.game_host import screen_text
 from tests.tui.pilots import settle
 from tui.app import MissionApp
 from tui.cached_lines import CachedLines
@@ -60,6 +61,27 @@ async def test_a_new_table_appears_in_another_players_lobby_at_once(hub: Hub) ->
         assert isinstance(first.screen, TableScreen)
         code = first.session.view().code  # type: ignore[union-attr]
         assert rows(second) == [[code, "Ann", "1/5", "waiting", "Ann"]]
+
+
+async def test_every_table_created_while_a_player_looks_is_on_their_screen(hub: Hub) -> None:
+    app = ann(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "No tables yet" in screen_text(app)
+        codes, hosts = [], []
+        for name in ("Bob", "Cy", "Dee"):
+            hosts.append(hub.attach(Player(f"key:{name.lower()}", name)))
+            codes.append(hosts[-1].create_table(NO_TIMER))
+            await settle(pilot)
+            shown = screen_text(app)
+            assert all(code in shown for code in codes), shown
+            assert "No tables yet" not in shown
+        for host in hosts:
+            host.leave()
+        await settle(pilot)
+        shown = screen_text(app)
+        assert "No tables yet" in shown
+        assert not any(code in shown for code in codes)
 
 
 async def test_a_name_with_escape_codes_and_markup_is_cleaned_and_shown_literally(
