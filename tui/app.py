@@ -111,6 +111,7 @@ class MissionApp(App[str | None]):
         super()._end_batch()
         if not self._batch_count and self._screen_stack:
             screen = self.screen
+            screen.refresh_bindings()  # key bars left them unread while the batch lasted
             if isinstance(screen, SteadyScreen):
                 screen.after_batch()  # what it held back while the batch lasted
 

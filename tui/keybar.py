@@ -66,14 +66,20 @@ class KeyBar(CachedLines):
         self._spans: list[tuple[int, int, str]] = []  # x from, x to, action
 
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
-        self.update_hints()
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed,
+                                                      immediate=True)
+        self._bindings_changed(self.screen)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def _bindings_changed(self, _screen: Any) -> None:
-        self.update_hints()
+    def _bindings_changed(self, screen: Any) -> None:
+        # Read as they change (Textual's default posts each change to the bar's queue:
+        # drawn a turn later, in a frame of its own). While the app holds its output back
+        # (a new screen being built) they change at every mount and focus: read once when
+        # it lets go (the app's _end_batch publishes them again), not six times.
+        if not self.app._batch_count:
+            self.update_hints()
 
     def update_hints(self) -> None:
         """Read the keys again; repaint only if they changed."""

@@ -110,6 +110,8 @@ class SteadyScreen(Screen[ResultType]):
         self._held_in_batch = False
         self._compositor._dirty_regions.add(self._compositor.size.region)  # drawn whole
         self._repaint_required = False
+        for widget in self.walk_children(Widget):  # their lines are in the whole frame
+            widget._repaint_required = False  # (the key bar reads its keys just before)
         if self._layout_required or self._scroll_required:
             self._refresh_layout(scroll=self._scroll_required)
             self._scroll_required = False

@@ -32,6 +32,7 @@ from engine.hub import Hub
 from tests.tui.test_screen_costs import start_player, styled_nodes, three_at_a_table
 from tui import styles
 from tui.app import MissionApp
+from tui.keybar import KeyBar
 
 ROWS = re.compile(r"\x1b\[(\d+);1H")
 
@@ -144,6 +145,36 @@ async def test_rules_are_stored_as_textual_s_own_setters_would_store_them(
     # Textual sets every rule of every node through its setter (3,400 here); ours, the
     # rules of mounted nodes that changed, and the few whose setters do more (400).
     assert ours_set * 4 < sum(stored.values())
+
+
+async def test_the_key_bar_reads_the_keys_once_while_a_screen_is_built(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a screen is built its bindings change at each mount and focus; the key bar
+    reads them once, as the app lets its output go, and its keys are in the screen's one
+    whole frame (checked by the frame tests)."""
+    reads: list[KeyBar] = []
+    update_hints = KeyBar.update_hints
+
+    def counted(bar: KeyBar) -> None:
+        reads.append(bar)
+        update_hints(bar)
+
+    monkeypatch.setattr(KeyBar, "update_hints", counted)
+    hub = Hub(deck=load_deck(), seed="keys", settle_ms=0, bot_delay=0.0)
+    app, task = await start_player(hub, "Dee")
+    try:
+        await asyncio.sleep(0.3)
+        assert len(reads) == 1
+        assert "Create table" in app.screen.query_one(KeyBar).plain
+        reads.clear()
+        await app.run_action("screen.create")  # the table's screen, built in a batch
+        await asyncio.sleep(0.3)
+        assert type(app.screen).__name__ == "TableScreen"
+        assert len(reads) == 1
+        assert "Add bot" in app.screen.query_one(KeyBar).plain
+    finally:
+        app.exit()
+        await task
 
 
 async def test_a_full_layout_answers_the_layouts_asked_before_it() -> None:
