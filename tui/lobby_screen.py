@@ -13,7 +13,7 @@ from typing import ClassVar
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.content import Content
 from textual.style import Style
 from textual.widgets import Input, Label, Static
@@ -94,8 +94,7 @@ class LobbyScreen(SteadyScreen[None]):
         yield Static(self._message, id="lobby-message", markup=False,
                      classes="" if self._message else "-quiet")
         with Horizontal(id="lobby-body"):
-            with Vertical(id="tables-box"):
-                yield TableList(id="tables")
+            yield TableList(id="tables")  # its own box: a container around it drew 23 lines
             yield HistoryPanel(id="history")
         with Horizontal(id="code-row", classes="form-row"):
             yield Label("Table code", classes="form-label")
@@ -106,7 +105,7 @@ class LobbyScreen(SteadyScreen[None]):
 
     def on_mount(self) -> None:
         self._ready = True
-        self.query_one("#tables-box").border_title = "Tables"
+        self.query_one(TableList).border_title = "Tables"
         self.query_one(HistoryPanel).border_title = "Past games"
         self._set_history_toggled(False)
         self.show_tables(self.session.lobby())
@@ -144,7 +143,7 @@ class LobbyScreen(SteadyScreen[None]):
         history_visible = self._history_visible
         if history_visible and toggled and self.is_mounted:
             self.show_history()
-        self.query_one("#tables-box").border_subtitle = (
+        self.query_one(TableList).border_subtitle = (
             "" if history_visible else "h: past games")
         self.query_one(HistoryPanel).border_subtitle = (
             "h: hide" if self._wide else "h: back to the tables")

@@ -226,8 +226,12 @@ class RowList(CachedLines, can_focus=True):
             self.post_message(self.Selected(self, key))
 
     def on_click(self, event: events.Click) -> None:
-        row = self._top + event.y - (1 if self.header else 0)
-        if not 0 <= row < len(self._rows) or event.y < (1 if self.header else 0):
+        offset = event.get_content_offset(self)  # inside the border and padding, if any
+        if offset is None:
+            return
+        header = 1 if self.header else 0
+        row = self._top + offset.y - header
+        if not 0 <= row < len(self._rows) or offset.y < header:
             return
         if row == self._cursor:
             self.action_select()

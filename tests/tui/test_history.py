@@ -107,7 +107,7 @@ async def test_at_80_columns_h_shows_past_games_in_place_of_the_tables_and_back(
         assert not panel.children  # behind h: built when first shown, not with the lobby
         await pilot.press("h")
         assert panel.display and panel.has_focus
-        assert not lobby.query_one("#tables-box").display
+        assert not tables.display
         assert "1 won" in text(app, "#history-mine")
         await pilot.press("escape")
         assert not panel.display and tables.has_focus

@@ -84,6 +84,24 @@ async def test_every_table_created_while_a_player_looks_is_on_their_screen(hub: 
         assert not any(code in shown for code in codes)
 
 
+async def test_a_click_on_a_table_in_the_boxed_list_picks_it_and_a_second_joins(
+        hub: Hub) -> None:
+    codes = [hub.attach(Player(f"key:{name}", name)).create_table(NO_TIMER)
+             for name in ("Bob", "Cy")]
+    app = ann(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tables = app.screen.query_one(TableList)
+        assert tables.cursor_key == codes[0]
+        second = (3, 3)  # the box's top edge, the header, the first table, the second
+        await pilot.click(TableList, offset=second)
+        assert tables.cursor_key == codes[1]
+        await pilot.click(TableList, offset=second)
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert app.session.view().code == codes[1]  # type: ignore[union-attr]
+
+
 async def test_a_name_with_escape_codes_and_markup_is_cleaned_and_shown_literally(
         hub: Hub) -> None:
     app = ann(hub)

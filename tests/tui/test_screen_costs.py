@@ -226,7 +226,9 @@ async def test_a_second_player_is_styled_from_the_first_players_matches_and_iden
             checked = styled_nodes(second) + styled_nodes(lead.app)
             unshared = Stylesheet.apply._unshared  # type: ignore[attr-defined]
             for node in checked:
-                app = node.app
+                app = node  # its own app (node.app is the app running now: the second)
+                while app._parent is not None:
+                    app = app._parent
                 shared_rules = dict(node.styles.base._rules)
                 flags = styles._flags(node)
                 unshared(app.stylesheet, node)
