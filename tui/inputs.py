@@ -13,6 +13,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -49,7 +50,9 @@ class QuietInput(SharedComponentRichStyles, Input):
         draws fields of every kind both ways); a placeholder, a suggestion, a password, a
         highlighter or an unprintable character still go Textual's way."""
         value = self.value
-        if (y != 0 or not value or self.password or self.highlighter is not None
+        if not value:
+            return self._placeholder_line(y)
+        if (y != 0 or self.password or self.highlighter is not None
                 or (self._suggestion and self.has_focus) or not value.isprintable()):
             return super().render_line(y)
         text, selection, cursor = value, (0, 0), -1
@@ -73,6 +76,26 @@ class QuietInput(SharedComponentRichStyles, Input):
         scroll_x = int(self.scroll_offset.x)
         strip = Strip(segments).crop(scroll_x, scroll_x + width).extend_cell_length(width)
         return strip.apply_style(self.rich_style)
+
+    def _placeholder_line(self, y: int) -> Strip:
+        """An empty field: its placeholder (the cursor on its first cell when focused),
+        as Textual draws it through the console; none, or one that does not fit, goes
+        that way."""
+        placeholder = self.placeholder
+        width = self.scrollable_content_region.width
+        if (y != 0 or not placeholder or cell_len(placeholder) > width
+                or not placeholder.isprintable()):
+            return super().render_line(y)
+        style = self.get_component_rich_style("input--placeholder")
+        segments = []
+        rest = placeholder
+        if self.has_focus and self._cursor_visible:
+            first, rest = placeholder[:1], placeholder[1:]
+            segments.append(Segment(first, style + self.get_component_rich_style(
+                "input--cursor")))
+        if rest:
+            segments.append(Segment(rest, style))
+        return Strip(segments).extend_cell_length(width + 1).apply_style(self.rich_style)
 
     def can_take(self, event: events.Key) -> bool:
         """Whether :meth:`take_key` may take ``event`` now: while nothing waits in this

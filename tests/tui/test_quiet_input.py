@@ -62,6 +62,31 @@ async def test_a_field_draws_what_textual_s_input_draws_in_every_state() -> None
         assert drawn > 60
 
 
+async def test_an_empty_field_draws_its_placeholder_as_textual_s_input_does() -> None:
+    keep_component_nodes()
+    share_rule_matches()
+    rng = random.Random(9)
+    app = Fields()
+    async with app.run_test(size=(60, 8)) as pilot:
+        one, two = app.query(QuietInput)
+        kinds: set[tuple[str, bool]] = set()
+        for _ in range(60):
+            field = rng.choice((one, two))
+            field.value = ""
+            field.placeholder = rng.choice(("", "ABCD", "your name", "日本 🦆", "x" * 30))
+            if rng.random() < 0.5:
+                field.focus()
+            else:
+                app.set_focus(None)
+            await pilot.pause()
+            ours: Any = field.render_line(0)
+            theirs: Any = Input.render_line(field, 0)
+            assert cells(ours) == cells(theirs), (field.placeholder, field.has_focus)
+            assert ours.cell_length == theirs.cell_length
+            kinds.add((field.placeholder, field.has_focus))
+        assert len(kinds) == 10
+
+
 async def test_a_field_s_cursor_follows_a_class_set_on_its_screen() -> None:
     """The field keeps the key of its place between restyles: a class set on the screen
     restyles it, and the next key's cursor has the new colour."""
