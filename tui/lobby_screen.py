@@ -16,11 +16,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.style import Style
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Static
 
 from engine.session import Session
 from engine.tables import TableOptions, TableSummary
 from engine.text import NAME_MAX
+from tui.form_row import FormRow
 from tui.history_panel import HistoryPanel
 from tui.inputs import QuietInput
 from tui.keybar import Hint, KeyBar, binding_hints
@@ -87,20 +88,18 @@ class LobbyScreen(SteadyScreen[None]):
         self.set_class(self._wide, "-wide")
         self.set_class(not self._wide, "-narrow")
         yield Static(TITLE, id="title-bar")
-        with Horizontal(id="name-row", classes="form-row"):
-            yield Label("Your agent name", classes="form-label")
-            yield QuietInput(value=self.session.player.name, max_length=NAME_MAX,
-                              placeholder="your name", id="name")
+        yield FormRow(("Your agent name", QuietInput(
+            value=self.session.player.name, max_length=NAME_MAX, placeholder="your name",
+            id="name")), id="name-row", classes="form-row")
         yield Static(self._message, id="lobby-message", markup=False,
                      classes="" if self._message else "-quiet")
         with Horizontal(id="lobby-body"):
             yield TableList(id="tables")  # its own box: a container around it drew 23 lines
             yield HistoryPanel(id="history")
-        with Horizontal(id="code-row", classes="form-row"):
-            yield Label("Table code", classes="form-label")
-            yield QuietInput(max_length=4, placeholder="ABCD", id="code")
-            yield Label("Seat code (to come back)", classes="form-label", id="seat-code-label")
-            yield QuietInput(max_length=6, placeholder="guests", id="seat-code")
+        yield FormRow(("Table code", QuietInput(max_length=4, placeholder="ABCD", id="code")),
+                      ("Seat code (to come back)",
+                       QuietInput(max_length=6, placeholder="guests", id="seat-code")),
+                      id="code-row", classes="form-row")
         yield KeyBar()
 
     def on_mount(self) -> None:

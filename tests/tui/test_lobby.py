@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Input, Label, Static
 
 from engine.cards import load_deck
 from engine.hub import Hub
@@ -13,7 +13,9 @@ from tests.tui.game_host import screen_text
 from tests.tui.pilots import settle
 from tui.app import MissionApp
 from tui.cached_lines import CachedLines
+from tui.form_row import FormRow
 from tui.game_screen import GameScreen
+from tui.inputs import QuietInput
 from tui.lobby_screen import LobbyScreen, TableList
 from tui.table_screen import SeatList, TableScreen
 
@@ -100,6 +102,24 @@ async def test_a_click_on_a_table_in_the_boxed_list_picks_it_and_a_second_joins(
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
         assert app.session.view().code == codes[1]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_each_field_s_label_ends_one_cell_before_it_with_no_label_widgets(
+        hub: Hub, size: tuple[int, int]) -> None:
+    app = ann(hub)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        rows = list(app.screen.query(FormRow))
+        assert [row.labels for row in rows] == [
+            ["Your agent name"], ["Table code", "Seat code (to come back)"]]
+        assert not app.screen.query(Label)
+        shown = screen_text(app).splitlines()
+        for row in rows:
+            for label, field in zip(row.labels, row.query(QuietInput), strict=True):
+                x, y = field.region.x, field.region.y
+                assert shown[y][x - len(label) - 1:x] == label + " "
+                assert shown[y][x - len(label) - 2] == " "  # not run into anything
 
 
 async def test_a_name_with_escape_codes_and_markup_is_cleaned_and_shown_literally(
