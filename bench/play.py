@@ -14,14 +14,18 @@ For each size (50, 100, 200 and 400 sessions by default) it:
    table for those who type ``ssh -t host CODE``) while the tables already seated play;
 2. seats them at tables of four (one creates the table, three join with its code), the host
    starts the game, and a few sessions stay in the lobby typing a table code;
-3. plays for ``--seconds``: a lead picks every ``--pace`` seconds or so, guessers hide
-   their guesses, type their plans key by key and reveal, someone chats now and then;
+3. lets each table begin playing at a random moment within ``--stagger`` seconds (at a
+   real server tables start whenever their people are ready: with 0 every table starts
+   on one signal, and all 100 tables' first picks at 400 sessions fall within ten
+   seconds, about seven times the picks per second of steady play), then plays for
+   ``--seconds``: a lead picks every ``--pace`` seconds or so, guessers hide their
+   guesses, type their plans key by key and reveal, someone chats now and then;
 4. prints first screen p50/p95, pick -> other seats' screens p50/p95/p99 (from the key
    leaving the lead's client to the first byte of the pick reaching each other seat),
    key echo in the lobby p50/p95, the server's CPU per new connection and per session,
    RSS per session, and bytes per move, each beside its target.
 
-    python -m bench.play [--sessions 50,100,200,400] [--seconds 40] [--pace 3]
+    python -m bench.play [--sessions 50,100,200,400] [--seconds 40] [--pace 3] [--stagger 30]
 """
 
 from __future__ import annotations
@@ -48,6 +52,9 @@ import pyte
 
 SCREEN = (100, 30)
 PICKED = "●".encode()
+STATUS_ROW = re.compile(rb"\x1b\[1;\d+H")  # the top row: the round, what the table waits for
+CURSOR_MOVE = re.compile(rb"\x1b\[\d+;\d+H")
+SGR = re.compile(rb"\x1b\[[0-9;]*m")
 LOBBY = b"the lobby"
 TABLE = re.compile(r"table ([A-Z]{4})")
 TARGETS = {"pick p95": (50.0, "ms"), "echo p95": (50.0, "ms"),
@@ -84,10 +91,19 @@ class Player(asyncssh.SSHClientSession[bytes]):
         self.read_screen = False
         """Decide from the whole screen (pyte) rather than from the newest output: surer,
         and costlier (a bench with a few players can afford it)."""
+        self.status = ""
+        """The game's status row as last drawn ("Round 2 of 8 · Your turn: ..."), without
+        the countdown."""
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         now = time.monotonic()
         self.received += len(data)
+        for moved in STATUS_ROW.finditer(data):
+            end = CURSOR_MOVE.search(data, moved.end())
+            row = SGR.sub(b"", data[moved.end():end.start() if end else None])
+            text = row.decode(errors="replace").partition("⏱")[0].strip()
+            if text.startswith("Round "):  # the whole row, not the countdown alone
+                self.status = text
         self.pending += data
         self.tail += data
         if len(self.tail) > 32768:
@@ -204,6 +220,8 @@ class Seat:
         self.rng = rng
         self.measuring = False
         self.chats = True  # a word in the chat now and then (its keys may cross a move's)
+        self.delay = 0.0  # when its table begins playing (seconds after the others could)
+        self.done = ""  # the last thing the status row asked of this seat, and it did
 
     async def type(self, text: str, per_key: float = 0.12) -> None:
         for char in text:
@@ -211,18 +229,23 @@ class Seat:
             await asyncio.sleep(per_key * self.rng.uniform(0.6, 1.4))
 
     async def run(self, until: float) -> None:
-        await asyncio.sleep(self.rng.uniform(0, self.pace))
+        await asyncio.sleep(self.delay + self.rng.uniform(0, self.pace))
         while time.monotonic() < until and not self.player.closed.is_set():
             await self.step()
             await asyncio.sleep(self.pace * self.rng.uniform(0.7, 1.3))
 
     async def step(self) -> None:
-        said = self.player.newest(INSTRUCTIONS)
-        if said in IDLE:
-            said = None
-        if said is not None:
-            self.player.forget()  # acted on: wait for the next instruction
-        if said == "Pick from column":
+        """Do what the status row says is this seat's turn, once per thing asked (the row
+        names the column for a pick, so each pick is asked anew). The status row, not the
+        newest words drawn: the table's log below it says "All four items are down: hide
+        your guesses" and "X reveals next" after the seat's own instructions, in the same
+        frame, and a bench that read the newest words sat still until the turn timer ran
+        out (90 s) after every round's picks."""
+        status = self.player.status
+        asked = status.partition(" · ")[2]
+        if asked == self.done:
+            asked = ""
+        if asked.startswith("Your turn: pick an item from column"):
             # A watch of this seat's own still open is for a pick that never arrived (the
             # last lead picked on a stale instruction and was refused): timing it to this
             # seat's own pick would lie.
@@ -233,24 +256,31 @@ class Seat:
             self.player.send(str(self.rng.randint(1, 4)))
             self.figures.picks += self.measuring
             self.figures.moves += self.measuring
-        elif said in ("Hide your guess", "hide a guess"):
+        elif asked.startswith("Your turn: hide"):
             self.player.send(str(self.rng.randint(1, 4)))
             self.figures.moves += self.measuring
-        elif said in ("Your turn to reveal", "Your turn: reveal the task"):
+        elif asked.startswith("Your turn: reveal your guess"):
             await self.type(self.rng.choice(["we use all of it", "glue, then run",
                                              "the cheese goes first"]))
             self.player.send("\r")
             self.figures.moves += self.measuring
-        elif said == "Name the best plan":
+        elif asked.startswith("Your turn: reveal the task"):
+            self.player.send("\r")
+            self.figures.moves += self.measuring
+        elif asked.startswith("Your turn: name the best plan"):
             self.player.send("1")
             self.figures.moves += self.measuring
-        elif said == "for the next round":
-            self.player.send("\r")
-        elif said is None and self.chats and self.rng.random() < 0.08:  # a word in the chat
+        elif asked.startswith("Round over"):
+            self.player.send("\r")  # ready for the next round
+        elif self.chats and self.rng.random() < 0.08:  # a word in the chat
             self.player.send("c")
             await asyncio.sleep(0.3)
             await self.type("ha")
             self.player.send("\r")
+            return
+        else:
+            return
+        self.done = asked
 
 
 INSTRUCTIONS = ("Pick from column", "Hide your guess", "hide a guess", "Your turn to reveal",
@@ -386,7 +416,8 @@ class Server:
 
 
 async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
-                   seed: int, checkout: Path | None = None) -> dict[str, float]:
+                   seed: int, checkout: Path | None = None,
+                   stagger: float = 30.0) -> dict[str, float]:
     rng = random.Random(seed)
     figures = Figures()
     server = Server(sessions, extra, checkout)
@@ -438,10 +469,14 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
         connected = len(players)
         await asyncio.sleep(2.0)  # every table's first round under way
         rss_seated = server.rss_mb()
-        until = time.monotonic() + seconds + 5
+        for seated in tables:  # each table begins when its people are ready
+            begins = rng.uniform(0, stagger)
+            for seat in seated:
+                seat.delay = begins
+        until = time.monotonic() + stagger + 5 + seconds
         actors: list[Any] = [*(seat for table in tables for seat in table), *typists]
         tasks = [asyncio.create_task(actor.run(until)) for actor in actors]
-        await asyncio.sleep(5)  # warm up: measure the steady state only
+        await asyncio.sleep(stagger + 5)  # every table playing: measure steady play only
         for actor in actors:
             actor.measuring = True
         received_before = sum(p.received for p in players)
@@ -483,7 +518,8 @@ COLUMNS = [("server", "{}"), ("sessions", "{:.0f}"), ("idle first screen p50", "
            ("CPU per connection", "{:.0f}"),
            ("first screen p50", "{:.0f}"),
            ("first screen p95", "{:.0f}"), ("pick p50", "{:.0f}"), ("pick p95", "{:.0f}"),
-           ("pick p99", "{:.0f}"), ("echo p50", "{:.0f}"), ("echo p95", "{:.0f}"),
+           ("pick p99", "{:.0f}"), ("picks timed", "{:.0f}"), ("echo p50", "{:.0f}"),
+           ("echo p95", "{:.0f}"),
            ("server CPU %", "{:.0f}"), ("clients CPU %", "{:.0f}"),
            ("CPU ms/s per session", "{:.2f}"),
            ("RSS MB per session", "{:.2f}"), ("KB per move", "{:.1f}")]
@@ -525,6 +561,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", default="50,100,200,400")
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--pace", type=float, default=3.0)
+    parser.add_argument("--stagger", type=float, default=30.0,
+                        help="tables begin playing at random moments within this many "
+                             "seconds; 0: all at once (the start-up burst)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--server-arg", action="append", default=[],
                         help="passed to serve (e.g. --server-arg=--limit=...)")
@@ -539,13 +578,14 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 rows.append(asyncio.run(run_size(size, options.seconds, options.pace,
                                                  options.server_arg, options.seed,
-                                                 checkout)))
+                                                 checkout, options.stagger)))
             except Exception as error:  # report and go on with the next size
                 print(f"    failed: {error!r}", flush=True)
                 rows.append({"server": label, "sessions": size})
             with contextlib.suppress(Exception):
                 print("    " + table(rows[-1:])[-1], flush=True)
-    print("\nthe real server over SSH, tables of four at a person's pace (times in ms):")
+    print("\nthe real server over SSH, tables of four at a person's pace, beginning within "
+          f"{options.stagger:g} s of each other (times in ms):")
     for line in table(rows):
         print(line)
     for line in verdicts(rows):
