@@ -96,7 +96,7 @@ class RowList(CachedLines, can_focus=True):
         self._rows: list[tuple[str, tuple[Cell, ...]]] = []
         self._cursor = 0
         self._top = 0  # the first row in view
-        self._measured: int | None = None  # the height the last layout gave the lines
+        self._measured: int | None = None  # the lines it asked of the last layout (auto)
 
     # -- what it holds ------------------------------------------------------------------------
 
