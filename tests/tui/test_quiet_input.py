@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any, ClassVar
 
 from rich.style import Style
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.widgets import Input
 
@@ -33,56 +36,61 @@ def cells(strip: Strip) -> list[tuple[str, Style | None]]:
     return [(char, segment.style) for segment in strip for char in segment.text]
 
 
-async def test_a_field_draws_what_textual_s_input_draws_in_every_state() -> None:
+@asynccontextmanager
+async def two_fields() -> AsyncIterator[tuple[Fields, Pilot[None], list[QuietInput]]]:
+    """The two fields of :class:`Fields`, running, styled as the server styles them."""
     keep_component_nodes()
     share_rule_matches()
-    rng = random.Random(8)
     app = Fields()
     async with app.run_test(size=(60, 8)) as pilot:
-        one, two = app.query(QuietInput)
+        yield app, pilot, list(app.query(QuietInput))
+
+
+async def focus_or_not(app: Fields, pilot: Pilot[None], field: QuietInput,
+                       rng: random.Random) -> None:
+    if rng.random() < 0.5:
+        field.focus()
+    else:
+        app.set_focus(None)
+    await pilot.pause()
+
+
+def assert_drawn_alike(field: QuietInput, state: object) -> None:
+    """The field's line as ours and as Textual's ``Input`` draw it: the same cells."""
+    ours: Any = field.render_line(0)
+    theirs: Any = Input.render_line(field, 0)
+    assert cells(ours) == cells(theirs), state
+    assert ours.cell_length == theirs.cell_length
+
+
+async def test_a_field_draws_what_textual_s_input_draws_in_every_state() -> None:
+    rng = random.Random(8)
+    async with two_fields() as (app, pilot, fields):
         drawn = 0
         for _ in range(200):
-            field = rng.choice((one, two))
+            field = rng.choice(fields)
             field.value = "".join(rng.choice(WORDS) for _ in range(rng.randint(1, 8)))
-            if rng.random() < 0.5:
-                field.focus()
-            else:
-                app.set_focus(None)
-            await pilot.pause()
+            await focus_or_not(app, pilot, field, rng)
             end = len(field.value)
             field.cursor_position = rng.randint(0, end)
             if rng.random() < 0.4:
                 field.selection = (rng.randint(0, end), rng.randint(0, end))  # type: ignore[assignment]
             field.scroll_to(x=rng.randint(0, 40), animate=False, immediate=True)
-            ours: Any = field.render_line(0)
-            theirs: Any = Input.render_line(field, 0)
-            assert cells(ours) == cells(theirs), (field.value, field.selection)
-            assert ours.cell_length == theirs.cell_length
+            assert_drawn_alike(field, (field.value, field.selection))
             drawn += field.has_focus
         assert drawn > 60
 
 
 async def test_an_empty_field_draws_its_placeholder_as_textual_s_input_does() -> None:
-    keep_component_nodes()
-    share_rule_matches()
     rng = random.Random(9)
-    app = Fields()
-    async with app.run_test(size=(60, 8)) as pilot:
-        one, two = app.query(QuietInput)
+    async with two_fields() as (app, pilot, fields):
         kinds: set[tuple[str, bool]] = set()
         for _ in range(60):
-            field = rng.choice((one, two))
+            field = rng.choice(fields)
             field.value = ""
             field.placeholder = rng.choice(("", "ABCD", "your name", "日本 🦆", "x" * 30))
-            if rng.random() < 0.5:
-                field.focus()
-            else:
-                app.set_focus(None)
-            await pilot.pause()
-            ours: Any = field.render_line(0)
-            theirs: Any = Input.render_line(field, 0)
-            assert cells(ours) == cells(theirs), (field.placeholder, field.has_focus)
-            assert ours.cell_length == theirs.cell_length
+            await focus_or_not(app, pilot, field, rng)
+            assert_drawn_alike(field, (field.placeholder, field.has_focus))
             kinds.add((field.placeholder, field.has_focus))
         assert len(kinds) == 10
 
