@@ -91,8 +91,8 @@ class LobbyScreen(SteadyScreen[None]):
         yield FormRow(("Your agent name", QuietInput(
             value=self.session.player.name, max_length=NAME_MAX, placeholder="your name",
             id="name")), id="name-row", classes="form-row")
-        yield Static(self._message, id="lobby-message", markup=False,
-                     classes="" if self._message else "-quiet")
+        if self._message:  # else built when first said: most players never see one
+            yield self._message_line()
         with Horizontal(id="lobby-body"):
             yield TableList(id="tables")  # its own box: a container around it drew 23 lines
             yield HistoryPanel(id="history")
@@ -104,6 +104,8 @@ class LobbyScreen(SteadyScreen[None]):
 
     def on_mount(self) -> None:
         self._ready = True
+        if self._message:
+            self._mount_message_line()  # said while the screen was being built
         self.query_one(TableList).border_title = "Tables"
         self.query_one(HistoryPanel).border_title = "Past games"
         self._set_history_toggled(False)
@@ -194,11 +196,23 @@ class LobbyScreen(SteadyScreen[None]):
     def say(self, text: str) -> None:
         """A line above the list that stays until the next one (e.g. an unknown code)."""
         self._message = text
-        # Composed but not yet mounted is possible (the app speaks while it starts): the
-        # line is updated whenever it exists, and compose reads _message otherwise.
+        # Not composed yet (the app speaks while it starts): compose reads _message.
+        # Composed without the line (nothing was said then): mounted now, or when the
+        # screen is.
         for line in self.query("#lobby-message").results(Static):
             line.update(text)
             line.set_class(not text, "-quiet")
+            return
+        if text and self.is_mounted:
+            self._mount_message_line()
+
+    def _message_line(self) -> Static:
+        return Static(self._message, id="lobby-message", markup=False,
+                      classes="" if self._message else "-quiet")
+
+    def _mount_message_line(self) -> None:
+        if not self.query("#lobby-message"):
+            self.mount(self._message_line(), before=self.query_one("#lobby-body"))
 
     def key_hints(self) -> list[Hint]:
         """The key bar: in a text field, what Enter and Esc do there (letters are typed,

@@ -207,6 +207,19 @@ async def test_an_unknown_join_code_shows_the_lobby_with_a_clear_message(hub: Hu
         assert message.region.height == 0  # no line kept for no message
 
 
+async def test_a_message_line_is_built_when_first_said_and_shown_at_once(hub: Hub) -> None:
+    app = ann(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert not app.screen.query("#lobby-message")  # most players never get one
+        app.screen.say("Table QQQQ is full")  # type: ignore[attr-defined]
+        await settle(pilot)
+        assert "Table QQQQ is full" in screen_text(app)
+        app.screen.say("")  # type: ignore[attr-defined]
+        await settle(pilot)
+        assert app.screen.query_one("#lobby-message").region.height == 0
+
+
 async def test_w_watches_the_selected_table_as_a_spectator(hub: Hub) -> None:
     code = hub.attach(Player("key:bob", "Bob")).create_table(NO_TIMER)
     app = ann(hub)
