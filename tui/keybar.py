@@ -73,7 +73,7 @@ class KeyBar(CachedLines):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def _bindings_changed(self, screen: Any) -> None:
+    def _bindings_changed(self, _screen: Any) -> None:
         # Read as they change (Textual's default posts each change to the bar's queue:
         # drawn a turn later, in a frame of its own). While the app holds its output back
         # (a new screen being built) they change at every mount and focus: read once when
