@@ -7,8 +7,10 @@ refreshes only the lines that differ from the ones shown, and keeps each line's 
 :class:`~textual.strip.Strip` until its text, the widget's width or its styles change.
 
 Subclasses build their lines from their data and call :meth:`CachedLines.show_contents`;
-they never call ``refresh()`` themselves. The widget's size never depends on its lines:
-its height comes from CSS, so a change of text never re-lays out the screen.
+they never call ``refresh()`` themselves. A change of text never re-lays out the screen:
+the widget's height comes from CSS. One sized by its lines (``height: auto``) is measured
+only at a layout, so it must ask for one when its number of lines changes, as
+:class:`~tui.row_list.RowList` does (without it, the lobby's list kept showing one table).
 """
 
 from __future__ import annotations
