@@ -46,6 +46,18 @@ longest pause from 16-25 ms to 2-5 ms. Right after 400 game screens are built, w
 now 10-17 ms. A middle collection counts towards a full one, so the oldest generation's
 threshold is scaled to the clock: still no more than one full collection every
 :data:`FULL_EVERY_S` (measured with ``gc.callbacks`` in the running server).
+
+Once tables played whole rounds (``bench.play``, 2026-12-01), those ticks were 7-10% of
+the server's CPU (``py-spy`` at 200 and 400 players), and still freed nothing: a
+player's objects die by their reference counts, never in a cycle, until the player
+leaves. So the clock now *freezes* instead of collecting: ``gc.freeze()`` moves every
+tracked object out of the collector's sight at once, without walking any of them, and
+CPython's own young collections walk only what was made since the last tick. Cycles
+left behind meanwhile (a player's app, when they leave) wait for the full collection,
+as they did before: at most once every :data:`FULL_EVERY_S`, and only when someone has
+left since the last one, it thaws everything, collects it all and freezes the
+survivors. Going back below :data:`CHEAP_PLAYERS` does the same once, so CPython's own
+schedule finds the garbage of the busy hours.
 """
 
 from __future__ import annotations
@@ -65,11 +77,13 @@ from engine.text import plural
 log = logging.getLogger(__name__)
 
 TICK_S = 0.2
-"""At scale, how often the young and middle generations are collected."""
+"""At scale, how often what play left alive is frozen out of the collector's sight."""
 FULL_EVERY_S = 1_000
-"""At scale, a full collection (about 3 s at 400 players) is allowed at most this often:
-every middle collection counts towards one, and the clock runs five a second."""
+"""At scale, a full collection (about 3 s at 400 players) runs at most this often, and
+only once a player has left since the last one."""
 THRESHOLDS = (5_000, 5, int(FULL_EVERY_S / TICK_S))
+"""At scale, CPython's own collections between ticks; each sees only what was made since
+the last tick (the rest is frozen)."""
 CHEAP = (700, 10, 10)
 """CPython's own thresholds, for while full collections are cheap."""
 CHEAP_PLAYERS = 20
@@ -101,32 +115,41 @@ def _log_slow(phase: str, info: dict[str, Any]) -> None:
                     info.get("generation", -1), took_ms)
 
 
+_tick: asyncio.TimerHandle | None = None
+_last_full = 0.0  # time.monotonic() of the last full collection
+_left_since_full = False  # has a player left since then (their app is cyclic garbage)?
+_players = 0
+
+
 def follow_load(players: int) -> None:
     """Collect the oldest generation as CPython would while ``players`` is small enough
-    for that to be cheap, and rarely above that, when the young generations are also
-    collected by the clock."""
+    for that to be cheap; above that, freeze by the clock and collect in full rarely."""
+    global _players, _left_since_full
+    if players < _players:
+        _left_since_full = True
+    _players = players
     wanted = CHEAP if players <= CHEAP_PLAYERS else THRESHOLDS
     if gc.get_threshold() in (CHEAP, THRESHOLDS) and gc.get_threshold() != wanted:
         gc.set_threshold(*wanted)
     if gc.get_threshold() == THRESHOLDS:
         _start_clock()
-    else:
+    elif _tick is not None:
         _stop_clock()
-
-
-_tick: asyncio.TimerHandle | None = None
+        collect_all()  # what the busy hours froze is CPython's to collect again
 
 
 def _start_clock() -> None:
-    global _tick
+    global _tick, _last_full
     if _tick is not None:
         return
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:  # no loop (a script, a test): CPython's own schedule only
         return
+    if not _last_full:
+        _last_full = time.monotonic()
     # In a fresh context: scheduled while a player's app runs, the handle would hold it.
-    _tick = loop.call_later(TICK_S, _collect_young, context=contextvars.Context())
+    _tick = loop.call_later(TICK_S, _on_tick, context=contextvars.Context())
 
 
 def _stop_clock() -> None:
@@ -136,17 +159,28 @@ def _stop_clock() -> None:
         _tick = None
 
 
-def _collect_young() -> None:
-    """The young and middle generations, collected together: whatever outlived a tick is
-    walked once, and joins the oldest generation. Never a full collection.
-
-    In steady play at 400 players these collections freed nothing at all (the screens
-    make no cyclic garbage), so ageing objects in the middle generation for a second
-    first only walked them twice."""
+def _on_tick() -> None:
+    """Freeze what a moment of play left alive (no object is walked), or, at most once
+    every :data:`FULL_EVERY_S` and only if a player has left since, collect everything."""
     global _tick
     _tick = None
-    gc.collect(1)
+    if _left_since_full and time.monotonic() - _last_full >= FULL_EVERY_S:
+        collect_all()
+    else:
+        gc.freeze()
     _start_clock()
+
+
+def collect_all() -> int:
+    """A full collection of every object, frozen ones included, then freeze the survivors
+    (as :func:`tune` does at start). Returns how many objects were freed."""
+    global _last_full, _left_since_full
+    gc.unfreeze()
+    freed = gc.collect()
+    gc.freeze()
+    _last_full = time.monotonic()
+    _left_since_full = False
+    return freed
 
 
 QUIET_S = 2.0
@@ -173,6 +207,7 @@ def _collect_if(is_empty: Callable[[], bool], tries: int) -> None:
     from textual.screen import Screen
 
     started = time.perf_counter()
+    gc.unfreeze()  # the busy hours' frozen objects, the players' apps among them
     freed = gc.collect()
     took_ms = (time.perf_counter() - started) * 1000
     _trim()
@@ -182,6 +217,7 @@ def _collect_if(is_empty: Callable[[], bool], tries: int) -> None:
             apps += 1
         elif isinstance(thing, Screen):
             screens += 1
+    gc.freeze()  # what outlived everyone (the server itself), as at start
     if (apps or screens) and tries > 1:
         collect_when_empty(is_empty, tries - 1)
         return
