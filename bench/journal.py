@@ -9,19 +9,22 @@ prints, side by side in one run:
    power cut may lose the last commits, never consistency), median, p99 and max;
 2. the latency of a player's move (``Session.pick`` / ``guess`` / ``reveal`` /
    ``lead_reveal`` / ``next_round`` through the real hub and deck) without a journal, with
-   NORMAL and with FULL, and the journal's share of it;
+   NORMAL, with FULL, and with FULL committed by the server's writer thread (the loop's
+   own time: what every other player waits), and the journal's share of it;
 3. a restart: ``open_journal`` (with its ``quick_check``) plus ``Hub.replay`` of
    ``--tables`` open tables (half finished, half in the middle of a game) in a database that
    also holds as many closed tables.
 
 Everything runs in a temporary directory on the same file system as ``--dir`` (default: the
-system's temp dir; point it at the disk the server's ``data/`` lives on). No bots, no event
-loop: the hub is driven the way its sessions drive it.
+system's temp dir; point it at the disk the server's ``data/`` lives on). No bots: the hub
+is driven the way its sessions drive it (section 2 on an event loop, which the writer
+thread reports to).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import statistics
 import sys
@@ -143,23 +146,38 @@ def record_cost(base: Path, count: int) -> dict[str, Figures]:
 # --- 2. a move --------------------------------------------------------------------------------
 
 
-def move_cost(base: Path, games: int) -> dict[str, Figures]:
-    """The same games with no journal, NORMAL and FULL, the variants taking turns game by
-    game (every variant plays the same moves: same seed, same deck)."""
+WRITE_BEHIND = "FULL, write-behind"
+
+
+def move_cost(base: Path, games: int) -> tuple[dict[str, Figures], str]:
+    """The same games with no journal, NORMAL, FULL, and FULL committed by the server's
+    writer thread (``Hub.write_behind``: the figure is the loop's own time per move), the
+    variants taking turns game by game (every variant plays the same moves: same seed,
+    same deck). Also says how many commits the writer made."""
+    return asyncio.run(_move_cost(base, games))
+
+
+async def _move_cost(base: Path, games: int) -> tuple[dict[str, Figures], str]:
     deck = load_deck()
     with contextlib.ExitStack() as stack:
         hubs = {"no journal": Hub(deck=deck, seed="bench", settle_ms=0)}
-        for mode in MODES:
+        for mode in (*MODES, WRITE_BEHIND):
             tmp = stack.enter_context(tempfile.TemporaryDirectory(dir=base))
-            journal = stack.enter_context(open_journal(tmp, synchronous=mode))
-            hubs[f"journal {mode}"] = Hub(deck=deck, journal=journal, seed="bench",
-                                          settle_ms=0)
+            journal = stack.enter_context(open_journal(tmp, synchronous=mode.split(",")[0]))
+            hubs[mode if mode == WRITE_BEHIND else f"journal {mode}"] = Hub(
+                deck=deck, journal=journal, seed="bench", settle_ms=0)
+        hubs[WRITE_BEHIND].write_behind()
         tables = {label: seat_table(hub) for label, hub in hubs.items()}
         figures = {label: Figures([]) for label in hubs}
         for _ in range(games):
             for label, table in tables.items():
                 figures[label].samples += play(table)
-    return figures
+                await asyncio.sleep(0.01)  # the writer's commits are heard
+        writer = hubs[WRITE_BEHIND].journal.writer  # type: ignore[union-attr]
+        writer.flush()
+        note = (f"  (write-behind: {writer.queued} writes in {writer.commits} commits, moves "
+                "made back to back; at a person's pace, about one commit a move)")
+    return figures, note
 
 
 # --- 3. a restart -----------------------------------------------------------------------------
@@ -278,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(f"\n2. one move through Session (real hub and deck, 4 players), {args.games} "
           "whole games per variant, variants taking turns")
-    moves = move_cost(base, args.games)
+    moves, note = move_cost(base, args.games)
     bare = moves["no journal"].median
     for label, figures in moves.items():
         extra = ""
@@ -286,6 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             share = (figures.median - bare) / figures.median
             extra = f"   journal's share of the median move {share:6.1%}"
         print(_row(label, figures) + extra)
+    print(note)
 
     print(f"\n3. restart with {args.tables} open tables ({args.tables // 2} finished games, "
           f"the rest half way) and {args.tables} closed ones")

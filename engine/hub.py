@@ -129,6 +129,9 @@ class Hub:
         self._seed = seed
         self._replaying = False
         self._codes = 0
+        self._untold: dict[Table | None, int] = {}
+        """Changes waiting for the disk: table (None: the lobby) -> the journal writer's
+        ticket that must be committed before anyone is told."""
 
     @classmethod
     def open(cls, data_dir: Path, **kwargs: Any) -> Hub:
@@ -150,6 +153,61 @@ class Hub:
             if table.status == "finished":  # a crash may have come before its record
                 hub._record_game(table)
         return hub
+
+    def write_behind(self) -> None:
+        """Commit the journal on a thread of its own from now on (the server, on its
+        loop): moves no longer wait for the disk on the loop, and every change is told
+        once the disk has it (:mod:`engine.journal_writer`)."""
+        start = getattr(self.journal, "write_behind", None)
+        if start is not None:
+            start(self._loop(), self._saved, self._lost)
+
+    def _held_for_disk(self, key: Table | None) -> bool:
+        """Whether telling of ``key``'s change must wait for writes not yet committed
+        (then it is told by :meth:`_saved`)."""
+        writer = getattr(self.journal, "writer", None)
+        if writer is None or not writer.pending:
+            return False
+        self._untold[key] = writer.queued
+        return True
+
+    def _saved(self) -> None:
+        """The journal committed: tell every change whose writes are all on disk now."""
+        saved = self.journal.writer.saved  # type: ignore[union-attr]
+        for key, ticket in list(self._untold.items()):
+            if ticket <= saved:
+                del self._untold[key]
+                if key is None:
+                    self._tell_lobby()
+                else:
+                    self._tell(key)
+
+    def _lost(self, codes: set[str], error: str) -> None:
+        """A commit failed: the tables ``codes`` go back to what the disk holds, and
+        their players hear that their latest moves were not kept."""
+        tables = [self.tables[code] for code in sorted(codes) if code in self.tables]
+        for table in tables:  # told below, once rebuilt
+            self._untold.pop(table, None)
+        for table in tables:
+            try:
+                self._rebuild(table)
+            except Exception as error:  # not even its creation was saved: it never was
+                log.warning("table %s is gone: %s", table.code, error)
+                self.tables.pop(table.code, None)
+                for session in list(table.sessions):  # back to the lobby
+                    table.sessions.discard(session)
+                    session.table = None
+                    call_safely(session.on_notice, "the server could not save your new "
+                                "table: make it again")
+                    call_safely(session.on_change)
+                self._untold[None] = 0
+                continue
+            self._untold[table] = 0
+            for session in list(table.sessions):
+                call_safely(session.on_notice,
+                            "the server could not save the latest moves here: they are "
+                            "undone, make them again")
+        self._saved()
 
     def _default_bot(self, seed: str, level: str) -> Any:
         from engine.bots import Bot
@@ -544,18 +602,25 @@ class Hub:
             self._lobby_changed()
 
     def changed(self, table: Table) -> None:
-        """Tell every session at ``table`` to redraw, and let bots and timers react."""
+        """Tell every session at ``table`` to redraw, and let bots and timers react: at
+        once, or when the journal has committed what was accepted before."""
         table.version += 1
-        if self._replaying:
+        if self._replaying or self._held_for_disk(table):
             return
+        self._tell(table)
+
+    def _tell(self, table: Table) -> None:
         self._schedule(table)
         for session in list(table.sessions):
             call_safely(session.on_change)
 
     def _lobby_changed(self) -> None:
         self._lobby_version += 1
-        if self._replaying:
+        if self._replaying or self._held_for_disk(None):
             return
+        self._tell_lobby()
+
+    def _tell_lobby(self) -> None:
         for session in list(self.sessions):
             if session.table is None:
                 call_safely(session.on_change)

@@ -1,10 +1,10 @@
 """The durable record of accepted table commands, in SQLite (standard library only).
 
 The hub calls :meth:`SqliteJournal.record` for every table command the engine accepted,
-*before* anyone is told of it; each record is its own transaction, committed with
-``synchronous=FULL`` in WAL mode, so a record that returned survives a crash and a power
-cut. At start, :meth:`SqliteJournal.records` hands back every record of every table that is
-not closed, which :meth:`engine.hub.Hub.replay` turns back into the same tables.
+and tells nobody of it until it is committed, with ``synchronous=FULL`` in WAL mode, so
+what anyone was told of survives a crash and a power cut. At start,
+:meth:`SqliteJournal.records` hands back every record of every table that is not closed,
+which :meth:`engine.hub.Hub.replay` turns back into the same tables.
 
 Finished games are stored apart (:meth:`SqliteJournal.game_over`) for the hall of fame and
 the list of recent games (see :mod:`engine.records`, the read side).
@@ -14,8 +14,11 @@ written by a newer version stops the start with a :class:`JournalError` saying w
 and what is wrong. The schema carries its version in ``PRAGMA user_version`` and moves
 forward through :data:`MIGRATIONS` (a copy of the file is kept before each upgrade).
 
-One process, one connection, one thread (the hub's event loop): a lock file next to the
-database keeps a second server off the same data directory.
+One process: a lock file next to the database keeps a second server off the same data
+directory. The server commits from a thread of its own (:meth:`SqliteJournal.write_behind`,
+:mod:`engine.journal_writer`): the loop queues each write and goes on, and the hub tells
+nobody of a change until the disk has it. Without it (tools, tests, benches), each write is
+committed before the call returns, on the caller's thread.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+from engine.journal_writer import JournalWriter, Write
 
 try:
     import fcntl
@@ -316,7 +321,9 @@ def _backup(db: sqlite3.Connection, path: Path, version: int) -> None:
 class SqliteJournal:
     """The hub's journal. Use it from one thread (the event loop); see :func:`open_journal`.
 
-    Every write either commits whole or raises :class:`JournalError` and changes nothing.
+    Every write either commits whole or raises :class:`JournalError` and changes nothing;
+    once :meth:`write_behind` is on, a write that fails on the disk is reported to its
+    ``on_lost`` instead, with every write queued after it.
     """
 
     def __init__(self, db: sqlite3.Connection, path: Path, lock: int | None,
@@ -326,12 +333,62 @@ class SqliteJournal:
         self._lock = lock
         self._clock = clock
         self._closed = False
+        self.writer: JournalWriter | None = None
+        """The thread committing writes, once :meth:`write_behind` is on."""
         # code -> [table row id, last seq] of every open table: checks without reading
         self._open: dict[str, list[int]] = {}
-        for table_id, code, last in db.execute(
+        self._next_id = 1  # the next table's row id (ids are ours: writes are queued)
+        self._read_open()
+
+    def _read_open(self) -> None:
+        """What is open, as the database has it."""
+        self._open.clear()
+        for table_id, code, last in self.connection.execute(
                 "SELECT t.id, t.code, (SELECT MAX(seq) FROM records WHERE table_id = t.id)"
                 " FROM tables t WHERE t.closed_at IS NULL"):
             self._open[code] = [table_id, last or 0]
+        self._next_id = self.connection.execute(
+            "SELECT COALESCE(MAX(id), 0) + 1 FROM tables").fetchone()[0]
+
+    def write_behind(self, loop: Any, on_saved: Callable[[], None],
+                     on_lost: Callable[[set[str], str], None]) -> JournalWriter:
+        """From now on, commit on a thread of its own (see :mod:`engine.journal_writer`):
+        each write is queued and the call returns at once. ``on_saved()`` runs on ``loop``
+        after each commit; ``on_lost(codes, error)`` after a failed one, once this journal
+        has read again what the database holds (the tables ``codes`` lost their latest
+        writes and must be rebuilt from it)."""
+        self._usable()
+        if self.writer is not None:
+            return self.writer
+        synchronous = self.connection.execute("PRAGMA synchronous").fetchone()[0]
+
+        def connect() -> sqlite3.Connection:
+            db = _connect(self.path)
+            db.execute(f"PRAGMA synchronous = {int(synchronous)}")
+            db.execute("PRAGMA busy_timeout = 5000")
+            return db
+
+        def lost(codes: set[str], error: str) -> None:
+            self._read_open()
+            on_lost(codes, error)
+
+        self.writer = JournalWriter(connect, loop, on_saved, lost, self.path)
+        return self.writer
+
+    def _store(self, code: str, what: str, write: Write) -> None:
+        """Queue ``write`` for the writer, or commit it now in a transaction of its own."""
+        if self.writer is not None:
+            self.writer.submit(code, write)
+            return
+        with self._write(what):
+            self.connection.execute("BEGIN IMMEDIATE")
+            write(self.connection)
+            self.connection.execute("COMMIT")
+
+    def _flushed(self) -> None:
+        """Before a read that must see every write made so far: wait for the writer."""
+        if self.writer is not None:
+            self.writer.flush()
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -344,22 +401,22 @@ class SqliteJournal:
         self._usable()
         text = _encode(payload, f"the payload of {kind!r} at table {code}")
         now = self._clock()
+        insert = "INSERT INTO records (table_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)"
         if kind == "create":
             if code in self._open:
                 raise JournalError(f"table {code} is already open in {self.path}: a second "
                                    "table cannot take its code until it is closed")
             if seq != 1:
                 raise JournalError(f"table {code} must start at seq 1, not {seq}")
-            with self._write("record the creation of table " + code):
-                self.connection.execute("BEGIN IMMEDIATE")
-                cursor = self.connection.execute(
-                    "INSERT INTO tables (code, created_at) VALUES (?, ?)", (code, now))
-                table_id = cursor.lastrowid
-                assert table_id is not None
-                self.connection.execute(
-                    "INSERT INTO records (table_id, seq, kind, payload, at)"
-                    " VALUES (?, ?, ?, ?, ?)", (table_id, seq, kind, text, now))
-                self.connection.execute("COMMIT")
+            table_id = self._next_id
+
+            def create(db: sqlite3.Connection) -> None:
+                db.execute("INSERT INTO tables (id, code, created_at) VALUES (?, ?, ?)",
+                           (table_id, code, now))
+                db.execute(insert, (table_id, seq, kind, text, now))
+
+            self._store(code, "record the creation of table " + code, create)
+            self._next_id += 1
             self._open[code] = [table_id, seq]
             return
         entry = self._open.get(code)
@@ -369,20 +426,19 @@ class SqliteJournal:
         if seq != entry[1] + 1:
             raise JournalError(f"table {code}: command {seq} ({kind}) does not follow "
                                f"command {entry[1]} in {self.path}")
-        insert = "INSERT INTO records (table_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)"
-        with self._write(f"record {kind} at table {code}"):
-            if kind == "close":  # the hub forgets the table: so does replay, atomically
-                self.connection.execute("BEGIN IMMEDIATE")
-                self.connection.execute(insert, (entry[0], seq, kind, text, now))
-                self.connection.execute("UPDATE tables SET closed_at = ? WHERE id = ?",
-                                        (now, entry[0]))
-                self.connection.execute("COMMIT")
-            else:  # one statement in autocommit mode: one transaction
-                self.connection.execute(insert, (entry[0], seq, kind, text, now))
-        if kind == "close":
+        table_id = entry[0]
+        if kind == "close":  # the hub forgets the table: so does replay, atomically
+
+            def close(db: sqlite3.Connection) -> None:
+                db.execute(insert, (table_id, seq, kind, text, now))
+                db.execute("UPDATE tables SET closed_at = ? WHERE id = ?", (now, table_id))
+
+            self._store(code, f"record {kind} at table {code}", close)
             del self._open[code]
-        else:
-            entry[1] = seq
+            return
+        self._store(code, f"record {kind} at table {code}",
+                    lambda db: db.execute(insert, (table_id, seq, kind, text, now)))
+        entry[1] = seq
 
     def game_over(self, code: str, game_no: int, seats: Sequence[tuple[str, str]],
                   result: dict[str, Any]) -> None:
@@ -404,25 +460,27 @@ class SqliteJournal:
             raise JournalError(f"table {code} game {game_no}: the result needs one integer "
                                f"score per seat ({len(seats)}) and winners as seat numbers")
         text = _encode(result, f"the result of game {game_no} at table {code}")
-        with self._write(f"record game {game_no} at table {code}"):
-            self.connection.execute("BEGIN IMMEDIATE")
-            cursor = self.connection.execute(
+        table_id, now = entry[0], self._clock()
+
+        def store(db: sqlite3.Connection) -> None:
+            cursor = db.execute(
                 "INSERT OR IGNORE INTO games (table_id, code, game_no, finished_at, result)"
-                " VALUES (?, ?, ?, ?, ?)", (entry[0], code, game_no, self._clock(), text))
-            if cursor.rowcount == 0:
-                self.connection.execute("ROLLBACK")
+                " VALUES (?, ?, ?, ?, ?)", (table_id, code, game_no, now, text))
+            if cursor.rowcount == 0:  # stored before
                 return
             game_id = cursor.lastrowid
-            self.connection.executemany(
+            db.executemany(
                 "INSERT INTO game_players (game_id, seat, player_id, name, is_bot, score, won)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(game_id, seat, pid, name, pid.startswith("bot:"), scores[seat],
                   seat in winners) for seat, (pid, name) in enumerate(seats)])
-            self.connection.execute("COMMIT")
+
+        self._store(code, f"record game {game_no} at table {code}", store)
 
     def has_game(self, code: str, game_no: int) -> bool:
         """Whether game ``game_no`` of the open table ``code`` is stored."""
         entry = self._open.get(code)
+        self._flushed()
         return entry is not None and self.connection.execute(
             "SELECT 1 FROM games WHERE table_id = ? AND game_no = ?",
             (entry[0], game_no)).fetchone() is not None
@@ -434,9 +492,9 @@ class SqliteJournal:
         entry = self._open.get(code)
         if entry is None:
             return False
-        with self._write(f"close table {code}"):
-            self.connection.execute("UPDATE tables SET closed_at = ? WHERE id = ?",
-                                    (self._clock(), entry[0]))
+        table_id, now = entry[0], self._clock()
+        self._store(code, f"close table {code}", lambda db: db.execute(
+            "UPDATE tables SET closed_at = ? WHERE id = ?", (now, table_id)))
         del self._open[code]
         return True
 
@@ -447,6 +505,7 @@ class SqliteJournal:
         records in seq order starting with its ``"create"``: what :meth:`Hub.replay` takes.
         A table whose records are not a whole sequence raises :class:`JournalError`."""
         self._usable()
+        self._flushed()
         tables = self.connection.execute(
             "SELECT id, code FROM tables WHERE closed_at IS NULL ORDER BY id").fetchall()
         for table_id, code in tables:
@@ -458,6 +517,7 @@ class SqliteJournal:
         entry = self._open.get(code)
         if entry is None:
             raise JournalError(f"table {code} is not open in {self.path}")
+        self._flushed()
         yield from self._table(entry[0], code)
 
     def open_tables(self) -> dict[str, int]:
@@ -488,6 +548,8 @@ class SqliteJournal:
         if self._closed:
             return
         self._closed = True
+        if self.writer is not None:  # what is queued is committed first
+            self.writer.close()
         try:
             busy, _, _ = self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
             if busy:

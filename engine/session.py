@@ -331,8 +331,8 @@ class Session:
         self.hub.submit(table, make(seat), self, at_ms)
 
 
-def call_safely(callback: Callable[[], None]) -> None:
+def call_safely(callback: Callable[..., None], *args: object) -> None:
     try:
-        callback()
+        callback(*args)
     except Exception:  # one session's broken callback must not harm the table
         log.exception("session callback failed")

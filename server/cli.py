@@ -315,6 +315,7 @@ async def _serve(options: argparse.Namespace) -> int:
         if journal_path is not None:  # status, kick and ban work through it
             records = host_db.server_connection(journal_path)
             server.host.attach(records, lambda: server.sessions)
+        hub.write_behind()  # the journal commits on its own thread: nobody waits for the disk
         hub.resume_timers()  # restored tables: absent players get their full grace again
         stop = _stop_on_signals()  # before the banner: whoever read it may signal at once
         print(_banner(server, options.public_name), flush=True)
