@@ -10,7 +10,9 @@ prints, side by side in one run:
 2. the latency of a player's move (``Session.pick`` / ``guess`` / ``reveal`` /
    ``lead_reveal`` / ``next_round`` through the real hub and deck) without a journal, with
    NORMAL, with FULL, and with FULL committed by the server's writer thread (the loop's
-   own time: what every other player waits), and the journal's share of it;
+   own time: what every other player waits), and the journal's share of it; then, with
+   the writer, how long the news of a move waits for its commit while the loop is idle,
+   60% and 90% busy;
 3. a restart: ``open_journal`` (with its ``quick_check``) plus ``Hub.replay`` of
    ``--tables`` open tables (half finished, half in the middle of a game) in a database that
    also holds as many closed tables.
@@ -180,6 +182,45 @@ async def _move_cost(base: Path, games: int) -> tuple[dict[str, Figures], str]:
     return figures, note
 
 
+def told_after(base: Path, seconds: float, load: float) -> Figures:
+    """With the writer thread: from a record queued to the loop hearing it is committed
+    (when the hub tells the table), in ms, while the loop is busy ``load`` of the time in
+    2.5 ms chunks (a screen update each), as it is at 150-200 players."""
+    return asyncio.run(_told_after(base, seconds, load))
+
+
+async def _told_after(base: Path, seconds: float, load: float) -> Figures:
+    figures = Figures([])
+    queued_at: dict[int, float] = {}
+    with tempfile.TemporaryDirectory(dir=base) as tmp, open_journal(tmp) as journal:
+
+        def heard() -> None:
+            now = time.perf_counter()
+            for ticket in [t for t in queued_at if t <= writer.saved]:
+                figures.samples.append((now - queued_at.pop(ticket)) * 1000)
+
+        writer = journal.write_behind(asyncio.get_running_loop(), heard,
+                                      lambda _codes, _error: None)
+        journal.record("BNCH", 1, "create", {"seed": "s", "host": "h", "options": {}})
+        seq, stop = 1, time.perf_counter() + seconds
+        while time.perf_counter() < stop:
+            seq += 1
+            journal.record("BNCH", seq, "move", {"action": {"type": "Pick", "seat": 0,
+                                                            "column": seq % 4, "row": 1}})
+            queued_at[writer.queued] = time.perf_counter()
+            for _ in range(8):  # a move every 20 ms or so
+                _spin(0.0025 * load)
+                await asyncio.sleep(0.0025 * (1 - load))
+        writer.flush()
+    return figures
+
+
+def _spin(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
 # --- 3. a restart -----------------------------------------------------------------------------
 
 
@@ -305,6 +346,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             extra = f"   journal's share of the median move {share:6.1%}"
         print(_row(label, figures) + extra)
     print(note)
+    for load in (0.0, 0.6, 0.9):
+        told = told_after(base, 1.0 if args.quick else 4.0, load)
+        print(f"  write-behind, queued -> told, loop {load:4.0%} busy: median "
+              f"{told.median * 1000:7.1f} µs   p99 {told.p99 * 1000:9.1f} µs   max "
+              f"{told.worst * 1000:9.1f} µs   (n={len(told.samples)})")
 
     print(f"\n3. restart with {args.tables} open tables ({args.tables // 2} finished games, "
           f"the rest half way) and {args.tables} closed ones")
