@@ -31,6 +31,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.text import plural
+
 log = logging.getLogger(__name__)
 
 Write = Callable[[sqlite3.Connection], None]
@@ -118,8 +120,8 @@ class JournalWriter:
                 lost = {code for _ticket, code in self._waiting}
                 self._waiting.clear()
                 self.saved = self.queued  # nothing more will come of them
-                log.error("journal %s: a commit failed, %d tables' latest moves are not "
-                          "saved: %s", self._path, len(lost), error)
+                log.error("journal %s: a commit failed, the latest moves of %s are not "
+                          "saved: %s", self._path, plural(len(lost), "table"), error)
                 self._call(self._on_lost, lost, error)
 
     @staticmethod

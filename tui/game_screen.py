@@ -83,6 +83,7 @@ class GameScreen(TableStage):
         super().__init__(session, name=name, id=id)
         self._banner: board_text.Line | None = None
         self._banner_timer: asyncio.TimerHandle | None = None
+        self._counted: tuple[Widget, object] | None = None  # a field, its value counted
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -255,11 +256,15 @@ class GameScreen(TableStage):
         return hints
 
     @on(Input.Changed)
-    def _count(self) -> None:
-        self._keybar.update_hints()
+    def _count(self, event: Input.Changed) -> None:
+        if self._counted != (event.input, event.value):  # not counted as it was typed
+            self._keybar.update_hints()
 
     def after_typing(self, field: Widget) -> None:
         self._keybar.update_hints()  # the count of characters: in the same paint
+        # The field's Changed for this key comes next, through the screen's queue: it
+        # need not read the keys again (reading them was a tenth of a key's CPU).
+        self._counted = (field, getattr(field, "value", None))
 
     def on_unmount(self) -> None:
         if self._banner_timer is not None:

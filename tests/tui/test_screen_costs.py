@@ -63,6 +63,7 @@ from tui import styles
 from tui.app import MissionApp
 from tui.board import ItemGrid
 from tui.cached_lines import CachedLines
+from tui.game_screen import GameScreen
 from tui.inputs import QuietInput
 
 
@@ -746,10 +747,20 @@ async def test_a_character_typed_is_on_the_terminal_with_its_count_in_the_keys_o
     async with a_guesser_in_the_chat("type-now") as (guesser, chat):
         sent_in_handler = frames_after_each_key(monkeypatch, guesser)
         before = len(guesser._driver.frames)  # type: ignore[union-attr]
+        reads = 0
+        key_hints = GameScreen.key_hints
+
+        def counted(screen: GameScreen) -> list[tuple[str, str, str]]:
+            nonlocal reads
+            reads += 1
+            return key_hints(screen)
+
+        monkeypatch.setattr(GameScreen, "key_hints", counted)
         for char in "hi!":
             guesser.post_message(events.Key(char, char))
             await asyncio.sleep(0.1)
         assert sent_in_handler == [before + 1, before + 2, before + 3]  # text and count
+        assert reads == 3  # the keys are read once a key (its Changed finds them counted)
         assert len(guesser._driver.frames) == before + 3  # type: ignore[union-attr]
         for char in "yo":  # a burst keeps its order
             guesser.post_message(events.Key(char, char))
