@@ -53,7 +53,16 @@ def ensure_installed(with_tests: bool) -> None:
 
 
 def run(args: list[str]) -> int:
-    return subprocess.run(args, cwd=ROOT).returncode
+    """Run ``args`` and pass on its exit code. Ctrl+C reaches the command from the terminal
+    (the server shuts down cleanly: it tells its players and closes the journal); this
+    wrapper waits for it. ``subprocess.run`` would kill it a quarter of a second later,
+    mid-shutdown, and print a traceback of its own."""
+    process = subprocess.Popen(args, cwd=ROOT)
+    while True:
+        try:
+            return process.wait()
+        except KeyboardInterrupt:
+            continue
 
 
 def main(argv: list[str]) -> int:
