@@ -2,9 +2,11 @@
 
 This process starts ``mission-impractical serve`` (the real server, its real screens, a
 fresh data dir) and is every player: one asyncssh client per session with a PTY. A player
-decides from the newest instruction the server drew (the seat's own panel is redrawn on
-every change): a pyte screen per player cost the bench more CPU than the server, and the
-bench shares the machine with it. pyte still reads the table code off the host's screen.
+decides from the game's status row as the server last drew it ("Round 2 of 6 · Your turn:
+hide your guess"), read off the bytes: a pyte screen per player cost the bench more CPU
+than the server, and the bench shares the machine with it. (The newest words drawn
+mislead: the table's log is drawn below a seat's own instruction, in the same frame.)
+pyte still reads the table code off the host's screen.
 
 For each size (50, 100, 200 and 400 sessions by default) it:
 
