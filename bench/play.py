@@ -28,6 +28,10 @@ For each size (50, 100, 200 and 400 sessions by default) it:
    RSS per session, and bytes per move, each beside its target.
 
     python -m bench.play [--sessions 50,100,200,400] [--seconds 40] [--pace 3] [--stagger 30]
+
+``--servers 2`` runs two independent servers side by side, as a host runs a second one
+(``docs/hosting.md``), with every table's people on one of them: first screens on the idle
+server are timed on the first; CPU (which may then pass 100%) and RSS are the servers' sums.
 """
 
 from __future__ import annotations
@@ -414,16 +418,45 @@ class Server:
         self.dir.cleanup()
 
 
+class Servers:
+    """``count`` independent servers, as a host runs a second one beside the first (each
+    on its own port, with its own data): table ``t`` is on server ``t % count``. CPU and
+    memory are the servers' sums."""
+
+    def __init__(self, count: int, sessions: int, extra: list[str],
+                 checkout: Path | None = None) -> None:
+        self.all = [Server(sessions, extra, checkout) for _ in range(count)]
+        self.first = self.all[0]
+
+    def start(self) -> None:
+        for server in self.all:
+            server.start()
+
+    def port_for(self, table: int) -> int:
+        return self.all[table % len(self.all)].port
+
+    def cpu_seconds(self) -> float:
+        return sum(server.cpu_seconds() for server in self.all)
+
+    def rss_mb(self) -> float:
+        return sum(server.rss_mb() for server in self.all)
+
+    def stop(self) -> None:
+        for server in self.all:
+            server.stop()
+
+
 # -- one run ---------------------------------------------------------------------------------
 
 
 async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
                    seed: int, checkout: Path | None = None,
-                   stagger: float = 30.0) -> dict[str, float]:
+                   stagger: float = 30.0, processes: int = 1) -> dict[str, float]:
     rng = random.Random(seed)
     figures = Figures()
-    server = Server(sessions, extra, checkout)
-    server.start()
+    servers = Servers(processes, sessions, extra, checkout)
+    server = servers.first  # new connections are timed on one of them
+    servers.start()
     players: list[Player] = []
     try:
         typists_n = max(2, sessions // 25)
@@ -450,14 +483,14 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
         anchor.conn.close()
         await anchor.closed.wait()
         await asyncio.sleep(1.0)
-        rss_before = server.rss_mb()  # warm: modules loaded, caches filled by the first apps
+        rss_before = servers.rss_mb()  # warm: modules loaded, caches filled by the first apps
         gate = asyncio.Semaphore(4)  # then people arrive a few at a time
 
         async def arrive(name: str, key: asyncssh.SSHKey, command: str | None,
                          marker: bytes, k: int) -> Player:
-            async with gate:
-                player, took = await connect(server.port, name, key, command, marker,
-                                             home(k))
+            async with gate:  # a table's people (k // 4) all reach its server
+                player, took = await connect(servers.port_for(k // 4), name, key, command,
+                                             marker, home(k))
             figures.first_screen.append(took * 1000)
             players.append(player)
             return player
@@ -470,7 +503,7 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
                    for k in range(typists_n)]
         connected = len(players)
         await asyncio.sleep(2.0)  # every table's first round under way
-        rss_seated = server.rss_mb()
+        rss_seated = servers.rss_mb()
         for seated in tables:  # each table begins when its people are ready
             begins = rng.uniform(0, stagger)
             for seat in seated:
@@ -482,15 +515,16 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
         for actor in actors:
             actor.measuring = True
         received_before = sum(p.received for p in players)
-        cpu_before, wall_before = server.cpu_seconds(), time.monotonic()
+        cpu_before, wall_before = servers.cpu_seconds(), time.monotonic()
         bench_cpu_before = time.process_time()
         await asyncio.gather(*tasks)
-        cpu = server.cpu_seconds() - cpu_before
+        cpu = servers.cpu_seconds() - cpu_before
         wall = time.monotonic() - wall_before
         bench_cpu = time.process_time() - bench_cpu_before
         received = sum(p.received for p in players) - received_before
         return {
             "server": "baseline" if checkout else "this",
+            "processes": processes,
             "sessions": connected,
             "idle first screen p50": statistics.median(idle_first),
             # the clock ticks in 10 ms: the mean of ten is good to about a millisecond
@@ -513,10 +547,11 @@ async def run_size(sessions: int, seconds: float, pace: float, extra: list[str],
         for player in players:
             if player.conn is not None:
                 player.conn.abort()
-        server.stop()
+        servers.stop()
 
 
-COLUMNS = [("server", "{}"), ("sessions", "{:.0f}"), ("idle first screen p50", "{:.0f}"),
+COLUMNS = [("server", "{}"), ("processes", "{:.0f}"), ("sessions", "{:.0f}"),
+           ("idle first screen p50", "{:.0f}"),
            ("CPU per connection", "{:.0f}"),
            ("first screen p50", "{:.0f}"),
            ("first screen p95", "{:.0f}"), ("pick p50", "{:.0f}"), ("pick p95", "{:.0f}"),
@@ -571,6 +606,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="passed to serve (e.g. --server-arg=--limit=...)")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="a checkout of an older version, run the same way beside this one")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="independent servers side by side (a table's people on one), "
+                             "as a host runs a second one for more players than one holds")
     options = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
     for size in (int(s) for s in options.sessions.split(",")):
@@ -580,10 +618,12 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 rows.append(asyncio.run(run_size(size, options.seconds, options.pace,
                                                  options.server_arg, options.seed,
-                                                 checkout, options.stagger)))
+                                                 checkout, options.stagger,
+                                                 options.servers)))
             except Exception as error:  # report and go on with the next size
                 print(f"    failed: {error!r}", flush=True)
-                rows.append({"server": label, "sessions": size})
+                rows.append({"server": label, "processes": options.servers,
+                             "sessions": size})
             with contextlib.suppress(Exception):
                 print("    " + table(rows[-1:])[-1], flush=True)
     print("\nthe real server over SSH, tables of four at a person's pace, beginning within "
