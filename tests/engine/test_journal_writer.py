@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from engine.identity import Player
 from engine.journal import DB_NAME
 from engine.journal_writer import JournalWriter
 from engine.session import Session
-from engine.tables import TableOptions
+from engine.tables import Table, TableOptions
 
 NO_TIMER = TableOptions(turn_seconds=0)
 
@@ -66,6 +67,26 @@ async def until(condition: object, what: str, timeout: float = 5.0) -> None:
         await asyncio.sleep(0.005)
 
 
+@contextmanager
+def writing_behind(data: Path) -> Iterator[Hub]:
+    """The server's hub on ``data``: journaled, its commits on the writer thread."""
+    hub = Hub.open(data, seed="wb", settle_ms=0, bot_delay=0.0)
+    try:
+        hub.write_behind()
+        yield hub
+    finally:
+        hub.close()
+
+
+def restarted(data: Path) -> list[Table]:
+    """The tables a server started again on ``data`` would serve."""
+    hub = Hub.open(data, seed="wb")
+    try:
+        return list(hub.tables.values())
+    finally:
+        hub.close()
+
+
 def two_at_a_table(hub: Hub) -> tuple[list[Session], list[Told]]:
     told = [Told(), Told()]
     sessions = [hub.attach(Player(f"key:{i}", f"P{i}"), told[i].change,
@@ -75,13 +96,17 @@ def two_at_a_table(hub: Hub) -> tuple[list[Session], list[Told]]:
     return sessions, told
 
 
+async def two_seated(hub: Hub) -> tuple[list[Session], list[Told]]:
+    """Two at a table, their seats on disk."""
+    seated = two_at_a_table(hub)
+    await until(lambda: not hub.journal.writer.pending, "the seats saved")  # type: ignore[union-attr]
+    return seated
+
+
 async def test_a_move_is_told_once_the_disk_has_it_and_the_loop_never_waits(
         tmp_path: Path, disk_gate: threading.Event) -> None:
-    hub = Hub.open(tmp_path, seed="wb", settle_ms=0, bot_delay=0.0)
-    try:
-        hub.write_behind()
-        (ann, bob), (_ann_told, bob_told) = two_at_a_table(hub)
-        await until(lambda: not hub.journal.writer.pending, "the seats saved")
+    with writing_behind(tmp_path) as hub:
+        (ann, bob), (_ann_told, bob_told) = await two_seated(hub)
         disk_gate.clear()  # the disk stalls
         before = bob_told.changes
         ann.chat("hello")
@@ -96,19 +121,13 @@ async def test_a_move_is_told_once_the_disk_has_it_and_the_loop_never_waits(
         disk_gate.set()
         await until(lambda: bob_told.changes > before, "bob told of the chat line")
         assert chat_lines(tmp_path) == 1
-    finally:
-        disk_gate.set()
-        hub.close()
 
 
 async def test_moves_made_while_the_disk_works_share_one_commit(
         tmp_path: Path, disk_gate: threading.Event) -> None:
-    hub = Hub.open(tmp_path, seed="wb", settle_ms=0, bot_delay=0.0)
-    try:
-        hub.write_behind()
-        (ann, bob), (_ann_told, bob_told) = two_at_a_table(hub)
+    with writing_behind(tmp_path) as hub:
+        (ann, bob), (_ann_told, bob_told) = await two_seated(hub)
         writer = hub.journal.writer
-        await until(lambda: not writer.pending, "the seats saved")
         commits, before = writer.commits, bob_told.changes
         disk_gate.clear()
         for n in range(5):
@@ -120,30 +139,18 @@ async def test_moves_made_while_the_disk_works_share_one_commit(
         assert chat_lines(tmp_path) == 10
         assert writer.commits - commits <= 2  # ten moves, one or two fsyncs
         assert bob_told.changes - before <= 2  # told once per commit, not per move
-    finally:
-        hub.close()
-    again = Hub.open(tmp_path, seed="wb")
-    try:
-        (table,) = again.tables.values()
-        assert [line.text for line in table.chat][-2:] == ["ann 4", "bob 4"]
-    finally:
-        again.close()
+    (table,) = restarted(tmp_path)
+    assert [line.text for line in table.chat][-2:] == ["ann 4", "bob 4"]
 
 
 async def test_closing_commits_whatever_is_still_queued(tmp_path: Path) -> None:
-    hub = Hub.open(tmp_path, seed="wb", settle_ms=0, bot_delay=0.0)
-    hub.write_behind()
-    (ann, _bob), _told = two_at_a_table(hub)
-    ann.chat("last words")
-    assert hub.journal.writer.pending  # the loop has not heard of a commit yet
-    hub.close()
-    again = Hub.open(tmp_path, seed="wb")
-    try:
-        (table,) = again.tables.values()
-        assert table.chat[-1].text == "last words"
-        assert [seat.name for seat in table.seats] == ["P0", "P1"]
-    finally:
-        again.close()
+    with writing_behind(tmp_path) as hub:
+        (ann, _bob), _told = two_at_a_table(hub)
+        ann.chat("last words")
+        assert hub.journal.writer.pending  # the loop has not heard of a commit yet
+    (table,) = restarted(tmp_path)
+    assert table.chat[-1].text == "last words"
+    assert [seat.name for seat in table.seats] == ["P0", "P1"]
 
 
 @pytest.fixture
@@ -166,14 +173,10 @@ def full_disk(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
 
 async def test_a_failed_commit_undoes_its_moves_and_says_so(
         tmp_path: Path, full_disk: threading.Event) -> None:
-    hub = Hub.open(tmp_path, seed="wb", settle_ms=0, bot_delay=0.0)
-    failing = full_disk
-    try:
-        hub.write_behind()
-        (ann, bob), (ann_told, bob_told) = two_at_a_table(hub)
+    with writing_behind(tmp_path) as hub:
+        (ann, bob), (ann_told, bob_told) = await two_seated(hub)
         writer = hub.journal.writer
-        await until(lambda: not writer.pending, "the seats saved")
-        failing.set()
+        full_disk.set()
         before = bob_told.changes
         ann.chat("lost to the disk")
         await until(lambda: bob.view().chat == () or bob.view().chat[-1].text
@@ -181,26 +184,18 @@ async def test_a_failed_commit_undoes_its_moves_and_says_so(
         assert chat_lines(tmp_path) == 0
         assert all("could not save" in told.notices[-1] for told in (ann_told, bob_told))
         assert bob_told.changes > before  # told: their screens show the table as saved
-        failing.clear()  # room on the disk again: moves are kept as before
+        full_disk.clear()  # room on the disk again: moves are kept as before
         ann.chat("kept")
         await until(lambda: not writer.pending, "the next line saved")
         assert chat_lines(tmp_path) == 1
         assert bob.view().chat[-1].text == "kept"
-    finally:
-        hub.close()
-    again = Hub.open(tmp_path, seed="wb")
-    try:
-        (table,) = again.tables.values()
-        assert [line.text for line in table.chat] == ["kept"]
-    finally:
-        again.close()
+    (table,) = restarted(tmp_path)
+    assert [line.text for line in table.chat] == ["kept"]
 
 
 async def test_a_table_whose_creation_was_not_saved_is_gone_and_its_players_are_back(
         tmp_path: Path, full_disk: threading.Event) -> None:
-    hub = Hub.open(tmp_path, seed="wb", settle_ms=0, bot_delay=0.0)
-    try:
-        hub.write_behind()
+    with writing_behind(tmp_path) as hub:
         full_disk.set()
         (ann, bob), (ann_told, bob_told) = two_at_a_table(hub)
         await until(lambda: ann.table is None and bob.table is None, "both in the lobby")
@@ -212,10 +207,5 @@ async def test_a_table_whose_creation_was_not_saved_is_gone_and_its_players_are_
         bob.join(code)
         await until(lambda: not hub.journal.writer.pending, "the new table saved")
         assert on_disk(tmp_path, "SELECT COUNT(*) FROM tables") == 1
-    finally:
-        hub.close()
-    again = Hub.open(tmp_path, seed="wb")
-    try:
-        assert [[s.name for s in t.seats] for t in again.tables.values()] == [["P0", "P1"]]
-    finally:
-        again.close()
+    assert [[seat.name for seat in table.seats] for table in restarted(tmp_path)] == [
+        ["P0", "P1"]]
