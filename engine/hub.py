@@ -194,12 +194,11 @@ class Hub:
             except Exception as error:  # not even its creation was saved: it never was
                 log.warning("table %s is gone: %s", table.code, error)
                 self.tables.pop(table.code, None)
-                for session in list(table.sessions):  # back to the lobby
+                for session in list(table.sessions):  # back to the lobby (told below)
                     table.sessions.discard(session)
                     session.table = None
                     call_safely(session.on_notice, "the server could not save your new "
                                 "table: make it again")
-                    call_safely(session.on_change)
                 self._untold[None] = 0
                 continue
             self._untold[table] = 0
