@@ -10,7 +10,11 @@ and screens still alive, each beside its target:
 - no App or Screen alive after everyone has left;
 - RSS back within 20 MB of where it was before the 1,000 came.
 
-    python -m bench.churn [--cycles 1000] [--at-once 10] [--baseline CHECKOUT]
+    python -m bench.churn [--cycles 1000] [--at-once 10,40] [--baseline CHECKOUT]
+
+Ten at a time, the server stays below 20 players, where CPython collects as it always
+does; forty at a time it runs its at-scale collector (``server/gc_tuning.py``), which
+once let 1,000 visits grow RSS by over 500 MB.
 """
 
 from __future__ import annotations
@@ -99,32 +103,39 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.churn", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cycles", type=int, default=1000)
-    parser.add_argument("--at-once", type=int, default=10)
+    parser.add_argument("--at-once", default="10,40",
+                        help="players at a time; a list runs each in turn")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="a checkout of an older version, run the same way beside this one")
     options = parser.parse_args(argv)
     rows = []
-    for checkout in ([options.baseline] if options.baseline else []) + [None]:
-        row = asyncio.run(run(options.cycles, options.at_once, checkout))
-        row["server"] = "baseline" if checkout else "this"
-        rows.append(row)
-    names = ["server", "cycles", "seconds", "RSS before MB", "RSS after MB", "RSS growth MB",
-             "apps alive", "screens alive"]
+    for at_once in (int(n) for n in options.at_once.split(",")):
+        for checkout in ([options.baseline] if options.baseline else []) + [None]:
+            row = asyncio.run(run(options.cycles, at_once, checkout))
+            row["server"] = "baseline" if checkout else "this"
+            row["at once"] = at_once
+            rows.append(row)
+    names = ["server", "at once", "cycles", "seconds", "RSS before MB", "RSS after MB",
+             "RSS growth MB", "apps alive", "screens alive"]
     print("players connecting and leaving over SSH, the real server:")
     print("| " + " | ".join(names) + " |")
     print("|" + "---|" * len(names))
     for row in rows:
         cells = [f"{row[n]:.1f}" if isinstance(row[n], float) else str(row[n]) for n in names]
         print("| " + " | ".join(cells) + " |")
-    for name, target in TARGETS.items():
-        value = rows[-1][name]
-        shown = f"{value:.1f}" if isinstance(value, float) else str(value)
-        if value < 0:
-            print(f"  {name}: not reported")
-        elif value > target:
-            print(f"  {name} {shown} MISSES its target of {target}")
-        else:
-            print(f"  {name} {shown} within its target of {target}")
+    for row in rows:
+        if row["server"] != "this":
+            continue
+        for name, target in TARGETS.items():
+            value = row[name]
+            shown = f"{value:.1f}" if isinstance(value, float) else str(value)
+            where = f"{row['at once']} at once: {name}"
+            if value < 0:
+                print(f"  {where}: not reported")
+            elif value > target:
+                print(f"  {where} {shown} MISSES its target of {target}")
+            else:
+                print(f"  {where} {shown} within its target of {target}")
     return 0
 
 
