@@ -63,8 +63,8 @@ only players' apps: the process-wide caches (shared styles, rule matches) are Te
 ``LRUCache`` rings, so each entry they drop is a cycle. Freezing again after the
 empty-server collection kept such garbage for as long as the server stayed small:
 ``bench.churn`` (1,000 players coming and going, ten at a time) grew RSS by 19.8 MB
-against 15.3-15.8 without that freeze. So full collections at scale come by the clock,
-whether or not anyone left.
+against 15.3-15.8 without that freeze. For the same reason full collections at scale
+come by the clock even when nobody has left (a first version waited for a departure).
 
 With 40 players coming and going (``bench.churn --at-once 40``), a full collection only
 every :data:`FULL_EVERY_S` let departed players' apps pile up: RSS grew by 535-543 MB
