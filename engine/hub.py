@@ -56,6 +56,7 @@ log = logging.getLogger(__name__)
 ROUND_OVER_SECONDS = 30  # the round's points stay up this long at most
 ABANDONED_SECONDS = 30 * 60  # a game every human left (and nobody watches) ends after this
 SWEEP_SECONDS = 60  # how often abandoned games are looked for
+PRESENCE = "presence"  # the log's kind for who comes and goes (not journaled)
 TABLES_PER_PLAYER = 3  # open tables one player may host or sit at
 
 
@@ -472,13 +473,42 @@ class Hub:
         # started) is nobody's move
         by_bot = bot and not isinstance(move, rules.NextRound)
         for i, event in enumerate(events):
-            self._log(table, event.text, event.kind, by_bot=by_bot and i == 0)
+            if event.part:
+                self._log_move(table, event, by_bot=by_bot and i == 0)
+            else:
+                self._log(table, event.text, event.kind, by_bot=by_bot and i == 0)
         if state.phase is Phase.GAME_OVER:
             table.status = "finished"
             table.deadline_ms = None
 
     def _log(self, table: Table, text: str, kind: str = "info", by_bot: bool = False) -> None:
         table.log.append(LogLine(text, kind, by_bot))
+
+    def _log_move(self, table: Table, event: rules.Event, by_bot: bool) -> None:
+        """A pick or a hidden guess joins the line of the moves of its kind before it ("Bob
+        marks Fork · Rope"): the board shows each move as it is made, and a line per move
+        scrolled the plans out of a small log, and scrolled every seat's log (most of the
+        cost of drawing a pick). A bot's move for an absent player keeps a line of its own,
+        marked "(bot)". Picks in one line are always one lead's: a new round logs a line
+        first.
+
+        Lines about who is here are not journaled: the fold reaches past them and the
+        folded line moves below them, so that a replay, which has none, logs the same."""
+        log = table.log
+        at = len(log) - 1
+        while at >= 0 and log[at].kind == PRESENCE:
+            at -= 1
+        last = log[at] if at >= 0 else None
+        if last is not None and last.kind == event.kind and last.parts \
+                and last.by_bot == by_bot:
+            parts = (*last.parts, event.part)
+            who = "" if event.seat is None or table.state is None \
+                else table.state.players[event.seat]
+            del log[at]
+            log.append(LogLine(rules.moves_text(event.kind, who, parts), event.kind,
+                               by_bot, parts))
+        else:
+            log.append(LogLine(event.text, event.kind, by_bot, (event.part,)))
 
     def _name_of(self, table: Table, player_id: str) -> str:
         seat = table.seat_of(player_id)
@@ -531,9 +561,9 @@ class Hub:
         s.connected, s.away_since = True, None
         if s.botted:
             s.botted = False
-            self._log(table, f"{s.name} is back and takes over from the bot")
+            self._log(table, f"{s.name} is back and takes over from the bot", PRESENCE)
         elif was_away and table.status == "playing":  # the table read "lost connection"
-            self._log(table, f"{s.name} is back")
+            self._log(table, f"{s.name} is back", PRESENCE)
         self.changed(table)
 
     def away(self, table: Table, seat: int, why: str = "lost connection") -> None:
@@ -541,7 +571,7 @@ class Hub:
         lobby"); a bot may take the seat over after the grace period."""
         s = table.seats[seat]
         s.connected, s.away_since = False, now_ms()
-        self._log(table, f"{s.name} {why}: their seat is kept")
+        self._log(table, f"{s.name} {why}: their seat is kept", PRESENCE)
         self._start_round_if_all_ready(table)
         loop = self._loop_or_none()
         if loop is not None:
@@ -563,7 +593,7 @@ class Hub:
     def _grace_over(self, table: Table, seat: Seat) -> None:
         if seat in table.seats and not seat.connected and table.status == "playing":
             seat.botted = True
-            self._log(table, f"a bot plays for {seat.name} until they return")
+            self._log(table, f"a bot plays for {seat.name} until they return", PRESENCE)
             self.changed(table)
 
     def _sweep(self) -> None:

@@ -167,6 +167,9 @@ class Event:
     kind: str
     text: str
     seat: int | None = None
+    part: str = ""
+    """For a move the log folds into the line of the moves before it (:func:`moves_text`):
+    what this one adds (the item picked, the name of who hid a guess)."""
 
 
 # --- state -----------------------------------------------------------------------------
@@ -383,8 +386,7 @@ def _pick(state: State, a: Pick) -> tuple[State, list[Event]]:
         raise IllegalAction(f"column {expected + 1} has rows 1 to {ROWS}")
     picks = (*state.picks, a.row)
     item = state.grid[a.column][a.row]
-    events = [Event("pick", f"{_name(state, a.seat)} marks {item} in column {a.column + 1}",
-                    a.seat)]
+    events = [Event("pick", moves_text("pick", _name(state, a.seat), (item,)), a.seat, item)]
     phase = Phase.GUESSING if len(picks) == COLUMNS else Phase.PICKING
     new = replace(state, picks=picks, phase=phase)
     if phase is Phase.GUESSING:
@@ -428,8 +430,18 @@ def _guess(state: State, a: Guess) -> tuple[State, list[Event]]:
     guesses = list(state.guesses)
     guesses[a.seat] = a.card
     new = replace(state, guesses=tuple(guesses))
-    events = [Event("guess", f"{_name(state, a.seat)} hides a guess", a.seat)]
+    name = _name(state, a.seat)
+    events = [Event("guess", moves_text("guess", name, (name,)), a.seat, name)]
     return _maybe_reveal(new, events), events
+
+
+def moves_text(kind: str, who: str, parts: Sequence[str]) -> str:
+    """The log's one line for moves of one kind made one after another, which the board
+    already shows as each is made: "Bob marks Fork · Rope" (``who`` is the lead, ``parts``
+    the items), "Ann and Cy hide their guesses" (``parts`` the guessers)."""
+    if kind == "pick":
+        return f"{who} marks {' · '.join(parts)}"
+    return f"{join_names(parts)} {'hides a guess' if len(parts) == 1 else 'hide their guesses'}"
 
 
 def _maybe_reveal(state: State, events: list[Event]) -> State:

@@ -81,6 +81,8 @@ class LogLine:
     text: str
     kind: str = "info"
     by_bot: bool = False
+    parts: tuple[str, ...] = ()
+    """A line of folded moves (:func:`engine.rules.moves_text`): what each move added."""
 
 
 @dataclass(frozen=True)

@@ -33,19 +33,23 @@ LOG_KINDS = ("stop", "round", "score", "task", "game_over", "end", "timer", "pla
 SCROLL_STEP = 3
 
 
-def new_lines(old: Sequence[T], new: Sequence[T]) -> tuple[bool, Sequence[T]]:
-    """``(reset, lines)``: the lines of ``new`` not yet shown when ``old`` was shown, or
-    ``reset`` and all of ``new`` when ``new`` does not continue ``old`` (a new game)."""
+def new_lines(old: Sequence[T], new: Sequence[T]) -> tuple[bool, bool, Sequence[T]]:
+    """``(reset, grew, lines)``: the lines of ``new`` not yet shown when ``old`` was shown,
+    with ``grew`` when the first of them replaces the newest line shown (moves folded into
+    it, see :func:`engine.rules.moves_text`); or ``reset`` and all of ``new`` when ``new``
+    does not continue ``old`` (a new game)."""
     old, new = tuple(old), tuple(new)
     if new[: len(old)] == old:
-        return False, new[len(old):]
+        return False, False, new[len(old):]
     if len(new) < len(old):
-        return True, new
-    for dropped in range(1, len(old)):
+        return True, False, new
+    for dropped in range(len(old)):
         kept = len(old) - dropped
-        if old[dropped:] == new[:kept]:
-            return False, new[kept:]
-    return True, new
+        if dropped and old[dropped:] == new[:kept]:
+            return False, False, new[kept:]
+        if (kept > 1 or not dropped) and old[dropped:-1] == new[:kept - 1]:
+            return False, True, new[kept - 1:]
+    return True, False, new
 
 
 class TailLog(CachedLines):
@@ -69,15 +73,19 @@ class TailLog(CachedLines):
         lines = tuple(lines)
         if lines == self.shown:
             return
-        reset, fresh = new_lines(self.shown, lines)
+        reset, grew, fresh = new_lines(self.shown, lines)
         self.shown = lines
         if reset:
             self.entries.clear()
             self._wrapped.clear()
             self.back = 0
-        elif self.back and self._wrapped_width:
-            # Keep a player who scrolled back looking at the same lines.
-            self.back += sum(len(self._wrap(entry, self._wrapped_width)) for entry in fresh)
+        else:
+            gone = self.entries.pop() if grew and self.entries else None
+            if self.back and self._wrapped_width:
+                # Keep a player who scrolled back looking at the same lines.
+                width = self._wrapped_width
+                self.back += sum(len(self._wrap(entry, width)) for entry in fresh) \
+                    - (len(self._wrap(gone, width)) if gone is not None else 0)
         self.entries.extend(fresh)
         self._show()
 

@@ -672,3 +672,59 @@ def test_a_finished_game_is_only_yours_if_you_played_it(plain_deck: SimpleNamesp
     assert table.state.players[sessions[1].seat] == "Bea"
     mine = sessions[0].view()
     assert mine is not None and mine.game is not None and mine.game.seat == sessions[0].seat
+
+
+def test_a_leads_picks_and_the_hidden_guesses_each_share_a_line_of_the_log(
+        plain_deck: SimpleNamespace) -> None:
+    """The board shows every pick and hidden guess as it is made: the log gives each run
+    of them one line, which grows, and a Stop! between two picks starts a new one."""
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 4)
+    sessions[0].start()
+    table = sessions[0].table
+    assert table is not None and table.state is not None
+    seats, state = by_seat(sessions), table.state
+    lead = seats[state.lead]
+    first, second, third = (seats[g] for g in state.guessers)
+    names = [state.players[g] for g in state.guessers]
+    items = [state.grid[column][0] for column in range(4)]
+    lead.pick(0, 0)
+    lead.pick(1, 0)
+    first.shout()
+    first.guess(1)
+    lead.pick(2, 0)
+    hub.away(table, second.seat, "went to the lobby")  # who comes and goes is passed over
+    hub.reconnect(table, second.seat)
+    lead.pick(3, 0)
+    second.guess(2)
+    hub.submit(table, rules.Guess(third.seat, 3), None, by_bot=True)  # a bot for third
+    moves = [(line.text, line.by_bot) for line in table.log
+             if line.kind in ("pick", "guess")]
+    who = state.players[state.lead]
+    assert moves == [(f"{who} marks {items[0]} · {items[1]}", False),
+                     (f"{names[0]} hides a guess", False),
+                     (f"{who} marks {items[2]} · {items[3]}", False),
+                     (f"{names[1]} hides a guess", False),
+                     (f"{names[2]} hides a guess", True)]
+    texts = [line.text for line in table.log]
+    back = texts.index(f"{names[1]} is back")
+    assert texts.index(f"{who} marks {items[2]} · {items[3]}") > back  # moved below
+    assert table.log[texts.index(moves[2][0])].parts == tuple(items[2:])
+
+
+def test_guessers_hiding_one_after_another_are_named_in_one_line(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 4)
+    sessions[0].start()
+    table = sessions[0].table
+    assert table is not None and table.state is not None
+    seats, state = by_seat(sessions), table.state
+    for column in range(4):
+        seats[state.lead].pick(column, 1)
+    for card, guesser in enumerate(state.guessers, 1):
+        seats[guesser].guess(card)
+    a, b, c = (state.players[g] for g in state.guessers)
+    texts = [line.text for line in table.log]
+    assert f"{a}, {b} and {c} hide their guesses" in texts
+    assert texts[-1].startswith("All guesses are hidden")

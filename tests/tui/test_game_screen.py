@@ -21,7 +21,7 @@ from tests.tui.game_host import (
 from tui import timing
 from tui.board import Countdown, ItemGrid, Lines, countdown_text
 from tui.cached_lines import CachedLines
-from tui.chat import new_lines
+from tui.chat import GameLog, new_lines
 from tui.confirm import Confirm
 from tui.game_screen import GameScreen
 from tui.keybar import KeyBar
@@ -526,10 +526,42 @@ async def test_bot_moves_are_marked_in_the_log() -> None:
 
 def test_log_writes_only_lines_it_has_not_shown() -> None:
     a, b, c, d = (LogLine(x) for x in "abcd")
-    assert new_lines((a, b), (a, b, c)) == (False, (c,))
-    assert new_lines((a, b, c), (b, c, d)) == (False, (d,))  # the deque dropped its oldest
-    assert new_lines((a, b), (c,)) == (True, (c,))  # a new game cleared the log
-    assert new_lines((), (ChatLine("Ann", "hi"),)) == (False, (ChatLine("Ann", "hi"),))
+    c2 = LogLine("c, and more")
+    assert new_lines((a, b), (a, b, c)) == (False, False, (c,))
+    assert new_lines((a, b, c), (b, c, d)) == (False, False, (d,))  # the deque dropped its oldest
+    assert new_lines((a, b), (c,)) == (True, False, (c,))  # a new game cleared the log
+    assert new_lines((), (ChatLine("Ann", "hi"),)) == (False, False, (ChatLine("Ann", "hi"),))
+    # the newest line grew (moves folded into it), alone or with lines after it
+    assert new_lines((a, b, c), (a, b, c2)) == (False, True, (c2,))
+    assert new_lines((a, b, c), (a, b, c2, d)) == (False, True, (c2, d))
+    assert new_lines((a, b, c), (b, c2, d)) == (False, True, (c2, d))  # and the deque dropped
+    assert new_lines((c,), (c2,)) == (False, True, (c2,))
+
+
+async def test_a_player_scrolled_back_keeps_their_lines_when_the_newest_grows() -> None:
+    table = make_table(3)
+    app = apps_for(table)[0]
+    async with running([app]) as pilots:
+        view = table.sessions[0].view()
+        lines = tuple(LogLine(f"line {n}") for n in range(40))
+        pick = LogLine("Ann marks Fork", "pick", parts=("Fork",))
+        app.game_screen.show(replace(view, log=(*lines, pick)))
+        await settle(pilots)
+        log = app.game_screen.query_one(GameLog)
+        log.back = 6
+        await settle(pilots)
+        before = log.plain
+        assert "line 39" not in before and "Fork" not in before
+        grown = LogLine("Ann marks Fork · A Long Rope For Climbing · Three Rubber Ducks · "
+                        "A Very Small Umbrella", "pick", parts=("Fork", "A", "B", "C"))
+        app.game_screen.show(replace(view, log=(*lines, grown, LogLine("All four down"))))
+        await settle(pilots)
+        # the same lines, though the newest grew and one came (only "N more below" counts)
+        assert log.plain.splitlines()[:-1] == before.splitlines()[:-1]
+        log.back = 0
+        await settle(pilots)
+        assert "All four down" in log.plain and "Small Umbrella" in log.plain
+        assert "Ann marks Fork\n" not in log.plain + "\n"  # the old, short line is gone
 
 
 # --- errors, countdown, repaint economy ---------------------------------------------------

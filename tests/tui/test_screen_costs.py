@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 
 import pyte
 import pytest
+from rich.cells import cell_len
 from rich.style import Style
 from textual import events
 from textual._compositor import ChopsUpdate, Compositor
@@ -63,6 +64,7 @@ from tui import styles
 from tui.app import MissionApp
 from tui.board import ItemGrid
 from tui.cached_lines import CachedLines
+from tui.chat import GameLog
 from tui.game_screen import GameScreen
 from tui.inputs import QuietInput
 
@@ -654,6 +656,42 @@ async def test_changed_lines_go_to_the_terminal_as_drawn_without_a_second_crop(
         monkeypatch.setattr(ChopsUpdate, "render_segments", counted_render)
         await picks_and_chat(table, apps)
         assert counts["updates"] >= 6 and counts["crops"] == 0
+        for app in apps:
+            assert terminal_text(app) == whole_repaint_text(app)
+
+
+async def test_a_pick_redraws_the_newest_line_of_a_full_log_not_every_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lead's picks share one line of the log, which grows ("Ann marks Fork · Rope"):
+    a line per pick scrolled every row of every seat's log, about a quarter of a pick's
+    cost. The log is full first, so that a new line would scroll it."""
+    async with table_of_three("fold") as (table, apps):
+        hub = apps[0].session.hub  # type: ignore[union-attr]
+        for _ in range(8):  # who comes and goes fills the log
+            hub.away(table, 1, "went to the lobby")
+            hub.reconnect(table, 1)
+        await asyncio.sleep(0.3)
+        rows: list[int] = []
+        refresh_lines = GameLog._refresh_lines
+
+        def counted(log: GameLog, lines: list[int]) -> None:
+            rows.extend(lines)
+            refresh_lines(log, lines)
+
+        monkeypatch.setattr(GameLog, "_refresh_lines", counted)
+        by_seat = {app.session.seat: app for app in apps}  # type: ignore[union-attr]
+        lead = by_seat[table.state.lead].session  # type: ignore[union-attr]
+        lead.pick(0, 0)  # type: ignore[union-attr]
+        await asyncio.sleep(0.2)
+        height = apps[0].screen.query_one(GameLog).content_size.height
+        assert len(rows) >= 3 * (height - 1)  # the first pick's line scrolled every log
+        rows.clear()
+        lead.pick(1, 0)  # type: ignore[union-attr]
+        await asyncio.sleep(0.2)
+        line = table.log[-1]
+        assert line.kind == "pick" and len(line.parts) == 2
+        assert cell_len(line.text) < apps[0].screen.query_one(GameLog).content_size.width
+        assert rows == [height - 1] * 3  # each seat: the newest line, once
         for app in apps:
             assert terminal_text(app) == whole_repaint_text(app)
 
