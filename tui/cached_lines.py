@@ -31,6 +31,15 @@ def _key(content: Content) -> tuple[object, ...]:
     return (content.plain, tuple(content.spans))
 
 
+SHARED_STRIPS_MAX = 4096
+_shared_strips: dict[tuple[object, ...], Strip] = {}
+"""Content lines drawn in the process, by what they show, their width and the widget's
+style: the seats at a table draw the same grid rows and log lines, and only the first to
+draw one does the work (a strip is immutable). Emptied whole when full (a few MB): the
+lines on screen are kept by their widgets' finished rows meanwhile, and any other is
+drawn again when next needed."""
+
+
 class _RowsByContent(StylesCache):
     """Textual's cache of a widget's finished lines (content with its padding, border and
     background), which also keeps each content row's finished line by what it shows.
@@ -93,7 +102,6 @@ class CachedLines(Widget):
     Strips are kept by what they show, not where: when a log scrolls by one line, every
     line moves but none is drawn again."""
 
-    MAX_STRIPS = 256
     SHARED_COMPONENT_STYLES = True
     """Component classes are styled from the process's cache, not per widget
     (:func:`tui.styles.shared_component_style`)."""
@@ -102,8 +110,6 @@ class CachedLines(Widget):
         super().__init__(id=id, classes=classes)
         self._keys: list[tuple[object, ...]] = []
         self._contents: list[Content] = []
-        self._strips: dict[tuple[object, ...], Strip] = {}
-        self._strip_width = -1
         self._role_styles: dict[str, object] = {}
         self._pass_width: int | None = None  # the content width, while lines are drawn
         self._styles_cache = _RowsByContent()
@@ -148,7 +154,6 @@ class CachedLines(Widget):
     def notify_style_update(self) -> None:
         """Colours come from CSS: a style change (theme, a class) redraws every line."""
         super().notify_style_update()
-        self._strips.clear()
         self._role_styles.clear()
         self._styles_cache.forget_rows()
 
@@ -175,19 +180,16 @@ class CachedLines(Widget):
         width = self._pass_width
         if width is None:
             width = self.content_size.width
-        if width != self._strip_width:
-            self._strips.clear()
-            self._strip_width = width
+        style = self.visual_style
         if y >= len(self._contents):
-            return Strip.blank(width, self.visual_style.rich_style)
-        key = self._keys[y]
-        strip = self._strips.get(key)
+            return Strip.blank(width, style.rich_style)
+        key = (self._keys[y], width, style)
+        strip = _shared_strips.get(key)
         if strip is None:
-            style = self.visual_style
             content = self._contents[y].truncate(width, ellipsis=True)
             strip = Strip(content.render_segments(style)).crop_extend(0, width,
                                                                      style.rich_style)
-            if len(self._strips) >= self.MAX_STRIPS:
-                self._strips.clear()
-            self._strips[key] = strip
+            if len(_shared_strips) >= SHARED_STRIPS_MAX:
+                _shared_strips.clear()
+            _shared_strips[key] = strip
         return strip

@@ -42,9 +42,6 @@ def release(nodes: Iterable[DOMNode]) -> None:
         styles_cache = getattr(node, "_styles_cache", None)
         if styles_cache is not None:
             styles_cache.clear()
-        strips = getattr(node, "_strips", None)
-        if isinstance(strips, dict):
-            strips.clear()
         compositor = getattr(node, "_compositor", None)
         if compositor is not None:
             forget_owners(compositor)
