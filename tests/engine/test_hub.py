@@ -12,7 +12,7 @@ from engine.hub import Hub
 from engine.identity import Player
 from engine.rules import IllegalAction, Phase
 from engine.session import Session
-from engine.tables import TableOptions, now_ms
+from engine.tables import Table, TableOptions, now_ms
 
 NO_TIMER = TableOptions(turn_seconds=0)
 
@@ -674,16 +674,23 @@ def test_a_finished_game_is_only_yours_if_you_played_it(plain_deck: SimpleNamesp
     assert mine is not None and mine.game is not None and mine.game.seat == sessions[0].seat
 
 
-def test_a_leads_picks_and_the_hidden_guesses_each_share_a_line_of_the_log(
-        plain_deck: SimpleNamespace) -> None:
-    """The board shows every pick and hidden guess as it is made: the log gives each run
-    of them one line, which grows, and a Stop! between two picks starts a new one."""
+def started_table_of_four(plain_deck: SimpleNamespace) -> tuple[Hub, Table, dict[int, Session]]:
+    """A hub and a table of four whose game has begun, with its sessions by seat."""
     hub = make_hub(plain_deck)
     sessions = seat_table(hub, 4)
     sessions[0].start()
     table = sessions[0].table
     assert table is not None and table.state is not None
-    seats, state = by_seat(sessions), table.state
+    return hub, table, by_seat(sessions)
+
+
+def test_a_leads_picks_and_the_hidden_guesses_each_share_a_line_of_the_log(
+        plain_deck: SimpleNamespace) -> None:
+    """The board shows every pick and hidden guess as it is made: the log gives each run
+    of them one line, which grows, and a Stop! between two picks starts a new one."""
+    hub, table, seats = started_table_of_four(plain_deck)
+    state = table.state
+    assert state is not None
     lead = seats[state.lead]
     first, second, third = (seats[g] for g in state.guessers)
     names = [state.players[g] for g in state.guessers]
@@ -714,12 +721,9 @@ def test_a_leads_picks_and_the_hidden_guesses_each_share_a_line_of_the_log(
 
 def test_guessers_hiding_one_after_another_are_named_in_one_line(
         plain_deck: SimpleNamespace) -> None:
-    hub = make_hub(plain_deck)
-    sessions = seat_table(hub, 4)
-    sessions[0].start()
-    table = sessions[0].table
-    assert table is not None and table.state is not None
-    seats, state = by_seat(sessions), table.state
+    _hub, table, seats = started_table_of_four(plain_deck)
+    state = table.state
+    assert state is not None
     for column in range(4):
         seats[state.lead].pick(column, 1)
     for card, guesser in enumerate(state.guessers, 1):
