@@ -26,6 +26,7 @@ from textual.widgets import Input
 from engine.rules import IllegalAction, Phase, View
 from engine.session import Session
 from engine.tables import TableView, now_ms
+from engine.text import plural
 from tui import board_text, turn_text
 from tui.board import Countdown, ItemGrid, Lines
 from tui.chat import ChatLog, ChatPanel, GameLog
@@ -40,6 +41,15 @@ SHOUT_KEYS = ("s", "S", "exclamation_mark")
 PLAN_MAX = 160
 NO_PLAN_YET = "your plan goes here when it is your turn to reveal"
 MAX_GUESSERS = 7
+COUNT_NEAR = 0.75  # the key bar counts the characters left once this share of a field is used
+
+
+def _characters_left(field: Input) -> int | None:
+    """How many characters ``field`` still takes, once it is near its limit; else None."""
+    limit = field.max_length
+    if not limit or len(field.value) < limit * COUNT_NEAR:
+        return None
+    return limit - len(field.value)
 
 
 def _number_bindings() -> list[BindingType]:
@@ -84,6 +94,7 @@ class GameScreen(TableStage):
         self._banner: board_text.Line | None = None
         self._banner_timer: asyncio.TimerHandle | None = None
         self._counted: tuple[Widget, object] | None = None  # a field, its value counted
+        self._count_shown = False  # the key bar shows how many characters are left
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -229,8 +240,10 @@ class GameScreen(TableStage):
             what = "reveal" if field is self._plan else "send"
             hints.append(("Enter", what, ""))
             hints.append(("Esc", "back to the board", "board"))
-            # the limit, visible before it bites
-            hints.append(("", f" {len(field.value)}/{field.max_length} characters", ""))
+            left = _characters_left(field)
+            self._count_shown = left is not None
+            if left is not None:  # the limit, visible before it bites
+                hints.append(("", f" {plural(left, 'character')} left", ""))
         elif game is not None and self._seated():
             phase = game.phase
             if self._lead_picking() and game.can_pick():
@@ -261,7 +274,12 @@ class GameScreen(TableStage):
             self._keybar.update_hints()
 
     def after_typing(self, field: Widget) -> None:
-        self._keybar.update_hints()  # the count of characters: in the same paint
+        # Only the count of characters left changes the key bar as a player types, and
+        # only near the limit: elsewhere a key draws the field alone (the key bar's line
+        # and the hints read again were a sixth of a key's CPU).
+        if self._count_shown or (isinstance(field, Input)
+                                 and _characters_left(field) is not None):
+            self._keybar.update_hints()  # in the same paint as the text
         # The field's Changed for this key comes next, through the screen's queue: it
         # need not read the keys again (about 3% of a key's CPU).
         self._counted = (field, getattr(field, "value", None))

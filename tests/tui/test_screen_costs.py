@@ -19,7 +19,8 @@ the timings (bench/screens.py measures those).
 - A changed line goes out as it was drawn, border and all: the compositor never crops it
   again on the way to the terminal.
 - A character typed into a text field is typed and on the terminal, with the key bar's
-  count of characters, in the app's handler of the key: one frame per key. So is a key
+  count of the characters left once the limit is near, in the app's handler of the key:
+  one frame per key. So is a key
   the field has a binding for (Backspace, Delete, the arrows, Home, End), and a burst of
   every kind of key keeps its order. A field's ``Changed`` goes straight to its screen.
 """
@@ -795,7 +796,7 @@ def frames_after_each_key(monkeypatch: pytest.MonkeyPatch, app: MissionApp) -> l
     return counts
 
 
-async def test_a_character_typed_is_on_the_terminal_with_its_count_in_the_keys_own_turn(
+async def test_a_typed_character_is_on_the_terminal_in_the_keys_turn_with_the_count_near_the_limit(
         monkeypatch: pytest.MonkeyPatch) -> None:
     async with a_guesser_in_the_chat("type-now") as (guesser, chat):
         sent_in_handler = frames_after_each_key(monkeypatch, guesser)
@@ -812,15 +813,34 @@ async def test_a_character_typed_is_on_the_terminal_with_its_count_in_the_keys_o
         for char in "hi!":
             guesser.post_message(events.Key(char, char))
             await asyncio.sleep(0.1)
-        assert sent_in_handler == [before + 1, before + 2, before + 3]  # text and count
-        assert reads == 3  # the keys are read once a key (its Changed finds them counted)
+        assert sent_in_handler == [before + 1, before + 2, before + 3]  # a frame a key
+        assert reads == 0  # far from the limit, a key leaves the key bar alone
         assert len(guesser._driver.frames) == before + 3  # type: ignore[union-attr]
         for char in "yo":  # a burst keeps its order
             guesser.post_message(events.Key(char, char))
         await asyncio.sleep(0.2)
         assert chat.value == "hi!yo"
         shown = "\n".join(terminal_text(guesser))
-        assert "hi!yo" in shown and f" 5/{chat.max_length} characters" in shown
+        assert "hi!yo" in shown and "characters left" not in shown
+        # Near the limit each key also counts what is left, in the same frame.
+        guesser.post_message(events.Paste("x" * (int(chat.max_length * 0.75) - 5)))
+        await asyncio.sleep(0.2)
+        sent_in_handler.clear()
+        reads, before = 0, len(guesser._driver.frames)  # type: ignore[union-attr]
+        for char in "ab":
+            guesser.post_message(events.Key(char, char))
+            await asyncio.sleep(0.1)
+        assert sent_in_handler == [before + 1, before + 2] and reads == 2
+        left = chat.max_length - len(chat.value)
+        assert f" {left} characters left" in "\n".join(terminal_text(guesser))
+        guesser.post_message(events.Key("backspace", None))  # and it goes when it is far
+        await asyncio.sleep(0.1)
+        guesser.post_message(events.Key("home", None))
+        for _ in range(len(chat.value) - 10):
+            guesser.post_message(events.Key("delete", None))
+        await asyncio.sleep(0.3)
+        assert len(chat.value) == 10
+        assert "characters left" not in "\n".join(terminal_text(guesser))
         assert terminal_text(guesser) == whole_repaint_text(guesser)
 
 
@@ -838,7 +858,6 @@ async def test_editing_keys_are_taken_in_the_keys_own_turn_and_a_burst_keeps_its
         assert (chat.value, chat.cursor_position) == ("c", 1)
         assert sent_in_handler == [before + k for k in range(1, 6)]  # a frame each, at once
         assert len(guesser._driver.frames) == before + 5  # type: ignore[union-attr]
-        assert f" 1/{chat.max_length} characters" in "\n".join(terminal_text(guesser))
         # A burst of every kind of key, and pastes, which wait in the field's queue (and
         # so must every key after them): the field ends as typed.
         rng = random.Random(7)
@@ -875,8 +894,11 @@ async def test_a_field_s_change_goes_straight_to_its_screen_and_a_paste_is_count
         await asyncio.sleep(0.3)
         assert changes_at == ["GameScreen"] * 3  # not the field, its containers, the app
         assert chat.value == "hi there"
-        assert f" 8/{chat.max_length} characters" in "\n".join(terminal_text(guesser))
         with chat.prevent(Input.Changed):  # Textual's way to change a value quietly
             chat.value = "quiet"
         await asyncio.sleep(0.2)
         assert changes_at == ["GameScreen"] * 3
+        guesser.post_message(events.Paste("z" * (chat.max_length - 5)))  # up to the limit
+        await asyncio.sleep(0.2)
+        assert len(chat.value) == chat.max_length
+        assert " 0 characters left" in "\n".join(terminal_text(guesser))
