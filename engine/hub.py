@@ -487,8 +487,8 @@ class Hub:
     def _log_move(self, table: Table, event: rules.Event, by_bot: bool) -> None:
         """A pick or a hidden guess joins the line of the moves of its kind before it ("Bob
         marks Fork · Rope"): the board shows each move as it is made, and a line per move
-        scrolled the plans out of a small log, and scrolled every seat's log (most of the
-        cost of drawing a pick). A bot's move for an absent player keeps a line of its own,
+        scrolled the plans out of a small log, and scrolled every seat's log (a quarter of
+        the cost of drawing a pick). A bot's move for an absent player keeps a line of its own,
         marked "(bot)". Picks in one line are always one lead's: a new round logs a line
         first.
 

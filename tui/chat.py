@@ -43,10 +43,12 @@ def new_lines(old: Sequence[T], new: Sequence[T]) -> tuple[bool, bool, Sequence[
         return False, False, new[len(old):]
     if len(new) < len(old):
         return True, False, new
-    for dropped in range(len(old)):
+    for dropped in range(len(old)):  # how many of the oldest lines a full deque dropped
         kept = len(old) - dropped
         if dropped and old[dropped:] == new[:kept]:
             return False, False, new[kept:]
+        # the newest line grew: what came before it is kept (at least one line of it, once
+        # lines were dropped, or an empty match would read any new log as a growth)
         if (kept > 1 or not dropped) and old[dropped:-1] == new[:kept - 1]:
             return False, True, new[kept - 1:]
     return True, False, new

@@ -235,15 +235,16 @@ class GameScreen(TableStage):
         game = self.game
         hints: list[tuple[str, str, str]] = []
         typing = isinstance(self.focused, Input)
+        self._count_shown = False
         if isinstance(self.focused, Input):
             field = self.focused
             what = "reveal" if field is self._plan else "send"
             hints.append(("Enter", what, ""))
             hints.append(("Esc", "back to the board", "board"))
             left = _characters_left(field)
-            self._count_shown = left is not None
             if left is not None:  # the limit, visible before it bites
                 hints.append(("", f" {plural(left, 'character')} left", ""))
+                self._count_shown = True
         elif game is not None and self._seated():
             phase = game.phase
             if self._lead_picking() and game.can_pick():
