@@ -112,6 +112,7 @@ class CachedLines(Widget):
         self._contents: list[Content] = []
         self._role_styles: dict[str, object] = {}
         self._pass_width: int | None = None  # the content width, while lines are drawn
+        self._pass_style: Any = None  # the widget's visual style, while lines are drawn
         self._styles_cache = _RowsByContent()
 
     @property
@@ -166,21 +167,25 @@ class CachedLines(Widget):
         return style
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """Draw the lines in ``crop``, reading the content width once for all of them (it
-        is a lookup in the screen's map, and Textual asks for a line at a time)."""
+        """Draw the lines in ``crop``, reading the content width and the visual style once
+        for all of them (a lookup in the screen's map, a check of the styles), as Textual
+        asks for a line at a time."""
         self._pass_width = self.content_size.width
+        self._pass_style = self.visual_style
         self._styles_cache.keys = self._keys
         try:
             return super().render_lines(crop)
         finally:
-            self._pass_width = None
+            self._pass_width = self._pass_style = None
             self._styles_cache.keys = None
 
     def render_line(self, y: int) -> Strip:
         width = self._pass_width
         if width is None:
             width = self.content_size.width
-        style = self.visual_style
+        style = self._pass_style
+        if style is None:
+            style = self.visual_style
         if y >= len(self._contents):
             return Strip.blank(width, style.rich_style)
         key = (self._keys[y], width, style)
