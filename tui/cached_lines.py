@@ -40,59 +40,66 @@ lines on screen are kept by their widgets' finished rows meanwhile, and any othe
 drawn again when next needed."""
 
 
+SHARED_ROWS_MAX = 4096
+_shared_rows: dict[tuple[object, ...], Strip] = {}
+"""Finished content rows (a content line with its padding, border and background) drawn in
+the process, by what they show and everything that finishes them: the seats at a table
+finish the same grid rows and log lines, and only the first to finish one does the work.
+Emptied whole when full, like :data:`_shared_strips`."""
+
+
+def finish_key(widget: Widget, visual_style: object) -> tuple[object, ...] | None:
+    """What finishing a content row of ``widget`` reads from its styles (besides its
+    sizes, colours and opacity, which Textual hands over with each row): the visual style
+    (a blank row's colours), the side borders, the padding, text opacity, tint and hatch.
+    None with an outline, which is drawn per row, not per content."""
+    styles = widget.styles
+    if any(edge for edge, _colour in styles.outline):
+        return None
+    _top, right, _bottom, left = styles.border
+    return (visual_style, left, right, styles.padding, styles.text_opacity, styles.tint,
+            styles.hatch if styles.has_rule("hatch") else None)
+
+
 class _RowsByContent(StylesCache):
     """Textual's cache of a widget's finished lines (content with its padding, border and
     background), which also keeps each content row's finished line by what it shows.
 
     Textual keeps finished lines by row: when a log scrolls by one line, every row is
     dirty and each is finished again, border and padding re-read from the styles, though
-    only one shows anything new. Here a row whose content was finished before (at any row)
-    is handed back as it was. A finished content row depends on the content line and on
-    the widget's width, colours, opacity and styles; a change of any of them, or of the
-    styles (:meth:`CachedLines.notify_style_update`), empties the cache."""
+    only one shows anything new. Here a row whose content was finished before (at any row,
+    by any widget that finishes it alike) is handed back as it was, from
+    :data:`_shared_rows`: the key is the content line, the widget's sizes, colours,
+    opacity and theme (Textual's arguments) and :func:`finish_key` (its styles)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.keys: list[tuple[object, ...]] | None = None
         """The widget's line keys while it draws (set by :meth:`CachedLines.render_lines`;
         the cache holds no reference to its widget, which would make the two a cycle)."""
-        self._rows: dict[tuple[object, ...] | None, Strip] = {}
-        self._signature: tuple[object, ...] | None = None
-        self._keyed = False  # rows kept by content (not with an outline: it is per row)
-
-    def clear(self) -> None:
-        super().clear()
-        self.forget_rows()
-
-    def forget_rows(self) -> None:
-        self._rows.clear()
-        self._signature = None
+        self.finish: tuple[object, ...] | None = None
+        """The widget's :func:`finish_key` while it draws (None: rows are not shared)."""
 
     def render_line(self, styles: Any, y: int, size: Any, content_size: Any, padding: Any,
                     base_background: Any, background: Any,
                     render_content_line: Callable[[int], Strip], *rest: Any) -> Strip:
         # rest: the border's titles (drawn on border rows only), opacity, ANSI theme, native
-        signature = (size, content_size, base_background, background, *rest[2:])
-        if signature != self._signature:
-            self._rows.clear()
-            self._signature = signature
-            self._keyed = not any(edge for edge, _colour in styles.outline)
+        keys, finish = self.keys, self.finish
         row = y - styles.gutter.top
-        keys = self.keys
-        keyed = keys is not None and self._keyed and 0 <= row < content_size.height
-        if keyed:
-            key = keys[row] if row < len(keys) else None  # None: a blank row
-            found = self._rows.get(key)
-            if found is not None:
-                return found
-        strip = super().render_line(styles, y, size, content_size, padding,
-                                    base_background, background, render_content_line, *rest)
-        if keyed:
-            if len(self._rows) > 2 * content_size.height:  # keep only what is shown
-                shown = set(keys)
-                self._rows = {kept: line for kept, line in self._rows.items()
-                              if kept in shown}
-            self._rows[key] = strip
+        if keys is None or finish is None or not 0 <= row < content_size.height:
+            return super().render_line(styles, y, size, content_size, padding,
+                                       base_background, background, render_content_line,
+                                       *rest)
+        key = (keys[row] if row < len(keys) else None,  # None: a blank row
+               size, content_size, base_background, background, *rest[2:], finish)
+        strip = _shared_rows.get(key)
+        if strip is None:
+            strip = super().render_line(styles, y, size, content_size, padding,
+                                        base_background, background, render_content_line,
+                                        *rest)
+            if len(_shared_rows) >= SHARED_ROWS_MAX:
+                _shared_rows.clear()
+            _shared_rows[key] = strip
         return strip
 
 
@@ -156,7 +163,6 @@ class CachedLines(Widget):
         """Colours come from CSS: a style change (theme, a class) redraws every line."""
         super().notify_style_update()
         self._role_styles.clear()
-        self._styles_cache.forget_rows()
 
     def component_style(self, name: str) -> object:
         """The style of component class ``name``, looked up once per style change in
@@ -171,13 +177,14 @@ class CachedLines(Widget):
         for all of them (a lookup in the screen's map, a check of the styles), as Textual
         asks for a line at a time."""
         self._pass_width = self.content_size.width
-        self._pass_style = self.visual_style
-        self._styles_cache.keys = self._keys
+        self._pass_style = style = self.visual_style
+        cache = self._styles_cache
+        cache.keys, cache.finish = self._keys, finish_key(self, style)
         try:
             return super().render_lines(crop)
         finally:
             self._pass_width = self._pass_style = None
-            self._styles_cache.keys = None
+            cache.keys = cache.finish = None
 
     def render_line(self, y: int) -> Strip:
         width = self._pass_width

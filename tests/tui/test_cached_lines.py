@@ -8,6 +8,7 @@ from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.strip import Strip
 
+from tui import cached_lines
 from tui.board import Lines
 from tui.cached_lines import CachedLines
 
@@ -16,6 +17,7 @@ class Log(CachedLines):
     DEFAULT_CSS = """
     Log { height: 8; border: round $primary; padding: 0 1; background: $surface; }
     Log.-alert { border: heavy red; background: darkred; }
+    Log.-edge { border: round red; }
     """
 
 
@@ -81,13 +83,40 @@ async def test_a_style_change_finishes_every_row_again() -> None:
         assert after == as_textual_draws(log)
 
 
-async def test_kept_rows_are_only_those_shown() -> None:
+async def test_kept_rows_are_bounded_for_the_process(monkeypatch) -> None:
+    monkeypatch.setattr(cached_lines, "SHARED_ROWS_MAX", 10)
+    monkeypatch.setattr(cached_lines, "_shared_rows", {})
     async with LogApp().run_test(size=(40, 12)) as pilot:
         log = pilot.app.query_one(Log)
         for start in range(30):
             log.show_contents(LINES[start:start + 6])
-            finished(log)
-        assert len(log._styles_cache._rows) <= 2 * log.content_size.height + 1
+            assert finished(log) == as_textual_draws(log)
+            assert len(cached_lines._shared_rows) <= 10
+
+
+class TwoLogs(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Log(id="one")
+        yield Log(id="two")
+        yield Log(id="three", classes="-edge")
+
+
+async def test_widgets_styled_alike_share_finished_rows_and_others_do_not() -> None:
+    """Two seats finish a row once between them; a widget with another border colour
+    (nothing else differs) finishes its own, as Textual draws it."""
+    async with TwoLogs().run_test(size=(40, 30)) as pilot:
+        one, two, three = (pilot.app.query_one(f"#{name}", Log)
+                           for name in ("one", "two", "three"))
+        for log in (one, two, three):
+            log.show_contents(LINES[:6])
+        await pilot.pause()
+        rows = [log.render_lines(log.outer_size.region) for log in (one, two, three)]
+        gutter = one.styles.gutter.top
+        content = slice(gutter, gutter + one.content_size.height)
+        assert all(a is b for a, b in zip(rows[0][content], rows[1][content], strict=True))
+        assert not any(a is c for a, c in zip(rows[0], rows[2], strict=True))
+        assert segments(rows[2]) == as_textual_draws(three)
+        assert segments(rows[1]) == as_textual_draws(two)
 
 
 async def test_rows_are_drawn_again_at_a_new_width() -> None:
