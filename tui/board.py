@@ -123,6 +123,14 @@ def countdown_text(left_ms: float) -> tuple[str, int]:
     return f"⏱ 0:{left:02d}", 1
 
 
+GRID_STYLES = ("header", "current", "label", "picked", "cursor", "spent")
+"""The grid's component classes (``grid--header``...): what its lines are made with."""
+MADE_GRIDS_MAX = 256
+_made_grids: dict[tuple[object, ...], list[Content]] = {}
+"""Grids' lines made in the process, by what they show and the styles they were made with
+(:meth:`ItemGrid._shared_grid_lines`); emptied whole when full."""
+
+
 class ItemGrid(CachedLines, can_focus=True):
     """The 4x4 grid of items with the lead's tokens. For the lead while picking, a cursor
     lives in the current column only (items are chosen left to right)."""
@@ -132,10 +140,7 @@ class ItemGrid(CachedLines, can_focus=True):
         Binding("down,j", "cursor(1)", "Move the cursor down the column (lead)"),
         Binding("enter", "pick", "Pick the highlighted item (lead)"),
     ]
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "grid--header", "grid--current", "grid--label", "grid--picked", "grid--cursor",
-        "grid--spent",
-    }
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"grid--{name}" for name in GRID_STYLES}
     LABEL = 2
 
     class Picked(Message):
@@ -284,7 +289,7 @@ class ItemGrid(CachedLines, can_focus=True):
         elif self._compact:
             self.show_contents([self._chosen_line(view)])
         else:
-            self.show_contents(self._grid_lines(view))
+            self.show_contents(self._shared_grid_lines(view))
 
     def on_resize(self) -> None:
         self._show()
@@ -299,6 +304,19 @@ class ItemGrid(CachedLines, can_focus=True):
                 parts.append(" · ")
             parts.append((item, self._style("picked")))
         return Content.assemble(*parts)  # type: ignore[arg-type]
+
+    def _shared_grid_lines(self, view: View) -> list[Content]:
+        """The grid's lines, made once per process for everything they show: the guessers
+        at a table see the same grid, and only the first of them makes it."""
+        cursor = self.cursor_row if view.can_pick() else -1
+        key = (view.grid, view.picks, view.phase, cursor, self._cell_width(),
+               self._has_header, *(self._style(name) for name in GRID_STYLES))
+        lines = _made_grids.get(key)
+        if lines is None:
+            if len(_made_grids) >= MADE_GRIDS_MAX:
+                _made_grids.clear()
+            lines = _made_grids[key] = self._grid_lines(view)
+        return lines
 
     def _grid_lines(self, view: View) -> list[Content]:
         cell = self._cell_width()

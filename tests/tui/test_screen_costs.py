@@ -698,18 +698,25 @@ async def test_a_pick_redraws_the_newest_line_of_a_full_log_not_every_line(
 
 
 async def test_the_seats_at_a_table_draw_each_line_they_share_once() -> None:
-    """Every guesser sees the same grid and log: the first seat to draw a line draws it
-    for the process, and the others are handed the same strip."""
+    """Every guesser sees the same grid and log: the first seat to make the grid's lines,
+    draw a line or finish a row (border and padding) does it for the process, and the
+    others are handed the same objects."""
     async with table_of_three("shared") as (table, apps):
         lead = table.state.lead
         next(app for app in apps if app.session.seat == lead).session.pick(0, 1)  # type: ignore[union-attr]
         await asyncio.sleep(0.3)
         guessers = [app for app in apps if app.session.seat != lead]  # type: ignore[union-attr]
+        grids = [app.screen.query_one(ItemGrid) for app in guessers]
+        assert all(a is b for a, b in zip(grids[0]._contents, grids[1]._contents, strict=True))
         for kind in (ItemGrid, GameLog):
             first, second = (app.screen.query_one(kind) for app in guessers)
             shown = len(first._contents)
             assert shown >= 2 and first.plain == second.plain
             assert all(first.render_line(y) is second.render_line(y) for y in range(shown))
+            top = first.styles.gutter.top
+            finished = [widget.render_lines(widget.outer_size.region)[top:top + shown]
+                        for widget in (first, second)]
+            assert all(a is b for a, b in zip(*finished, strict=True))
 
 
 async def test_a_pick_is_on_the_other_seats_terminals_when_their_apps_have_handled_it(
