@@ -31,6 +31,14 @@ T = TypeVar("T")
 
 LOG_KINDS = ("stop", "round", "score", "task", "game_over", "end", "timer", "plan")
 SCROLL_STEP = 3
+TAIL_STYLES = ("more", "name", "bot", *LOG_KINDS)
+"""A log's component classes (``tail--name``...): what its lines are formatted with."""
+
+SHARED_WRAPS_MAX = 2048
+_shared_wraps: dict[tuple[object, ...], list[Content]] = {}
+"""Entries formatted and wrapped in the process, by the kind of log, the entry, the width
+and the styles: the seats at a table add the same new line, and only the first wraps it.
+Emptied whole when full."""
 
 
 def new_lines(old: Sequence[T], new: Sequence[T]) -> tuple[bool, bool, Sequence[T]]:
@@ -58,8 +66,7 @@ class TailLog(CachedLines):
     """Lines of plain text, newest at the bottom; the wheel scrolls back. Subclasses say
     how an entry looks (:meth:`format`), with styles from component classes."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"tail--more", "tail--name", "tail--bot",
-                                             *(f"tail--{kind}" for kind in LOG_KINDS)}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"tail--{name}" for name in TAIL_STYLES}
     back: reactive[int] = reactive(0, init=False)
     """How many wrapped lines the view is scrolled back from the end."""
 
@@ -69,6 +76,7 @@ class TailLog(CachedLines):
         self.entries: deque[object] = deque(maxlen=max_lines)
         self._wrapped: dict[object, list[Content]] = {}
         self._wrapped_width = 0
+        self._styles_key: tuple[object, ...] | None = None  # the styles lines are made with
 
     def show_lines(self, lines: Sequence[object]) -> None:
         """Show the hub's whole tuple of lines; only the new ones are added."""
@@ -103,11 +111,23 @@ class TailLog(CachedLines):
             self._wrapped_width = width
         lines = self._wrapped.get(entry)
         if lines is None:
-            lines = self.format(entry).wrap(width) or [Content("")]
+            if self._styles_key is None:
+                self._styles_key = tuple(self.style(name) for name in TAIL_STYLES)
+            shared = (type(self), entry, width, self._styles_key)
+            lines = _shared_wraps.get(shared)
+            if lines is None:
+                if len(_shared_wraps) >= SHARED_WRAPS_MAX:
+                    _shared_wraps.clear()
+                lines = _shared_wraps[shared] = self.format(entry).wrap(width) or [Content("")]
             if len(self._wrapped) > 4 * (self.entries.maxlen or 200):
                 self._wrapped.clear()
             self._wrapped[entry] = lines
         return lines
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles_key = None
+        self._wrapped.clear()  # made with the old styles
 
     def _show(self) -> None:
         """Hand the lines in view to :class:`CachedLines`, which repaints the changed ones."""

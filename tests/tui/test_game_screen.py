@@ -564,6 +564,25 @@ async def test_a_player_scrolled_back_keeps_their_lines_when_the_newest_grows() 
         assert "Ann marks Fork\n" not in log.plain + "\n"  # the old, short line is gone
 
 
+async def test_a_log_line_wrapped_before_a_theme_change_is_wrapped_again_in_its_colours(
+        ) -> None:
+    table = make_table(3)
+    app = apps_for(table)[0]
+    async with running([app]) as pilots:
+        view = table.sessions[0].view()
+        stop = LogLine("Bob shouts Stop!", "stop")
+        app.game_screen.show(replace(view, log=(stop,)))
+        await settle(pilots)
+        log = app.game_screen.query_one(GameLog)
+        before = log._contents[-1].spans[0].style.foreground  # type: ignore[union-attr]
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        await settle(pilots)
+        app.game_screen.show(replace(view, log=(stop, LogLine("Ann hides a guess"))))
+        await settle(pilots)
+        assert log._contents[-2].plain == "Bob shouts Stop!"
+        assert log._contents[-2].spans[0].style.foreground != before  # type: ignore[union-attr]
+
+
 # --- errors, countdown, repaint economy ---------------------------------------------------
 
 

@@ -699,8 +699,8 @@ async def test_a_pick_redraws_the_newest_line_of_a_full_log_not_every_line(
 
 async def test_the_seats_at_a_table_draw_each_line_they_share_once() -> None:
     """Every guesser sees the same grid and log: the first seat to make the grid's lines,
-    draw a line or finish a row (border and padding) does it for the process, and the
-    others are handed the same objects."""
+    wrap a log entry, draw a line or finish a row (border and padding) does it for the
+    process, and the others are handed the same objects."""
     async with table_of_three("shared") as (table, apps):
         lead = table.state.lead
         next(app for app in apps if app.session.seat == lead).session.pick(0, 1)  # type: ignore[union-attr]
@@ -708,6 +708,9 @@ async def test_the_seats_at_a_table_draw_each_line_they_share_once() -> None:
         guessers = [app for app in apps if app.session.seat != lead]  # type: ignore[union-attr]
         grids = [app.screen.query_one(ItemGrid) for app in guessers]
         assert all(a is b for a, b in zip(grids[0]._contents, grids[1]._contents, strict=True))
+        logs = [app.screen.query_one(GameLog) for app in guessers]
+        assert all(logs[0]._wrapped[entry] is logs[1]._wrapped[entry]
+                   for entry in logs[0].entries)
         for kind in (ItemGrid, GameLog):
             first, second = (app.screen.query_one(kind) for app in guessers)
             shown = len(first._contents)
