@@ -1,22 +1,54 @@
 """Questions over the screen. :class:`Confirm`: yes or no (the host ending a game, removing
 a player, a player leaving a game); it dismisses with the answer (``y``/``n``, Esc or the
 buttons). :class:`Choose`: one of a few numbered names (whom the host removes); it
-dismisses with the index chosen, or None (Esc)."""
+dismisses with the index chosen, or None (Esc).
+
+Both questions are asked by a single key on a board where letters do things, so a word
+typed at the board by mistake (a plan, before its field took the focus) can ask one and
+answer it: "fly" asks with ``l`` whether to leave the game and answers ``y``. Keys that
+reach a question less than :data:`READ_MS` after it was asked (by when they reached the
+server, not when the app got to them) were typed before anyone could read it: they answer
+nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+from engine.tables import now_ms
+from tui.timing import arrival_ms
 
-class Confirm(ModalScreen[bool]):
+READ_MS = 500.0
+"""How long a question ignores keys after it was asked: too short to read it, long enough
+for the rest of a word typed in one go."""
+
+
+AnswerType = TypeVar("AnswerType")
+
+
+class Question(ModalScreen[AnswerType]):
+    """A question that ignores the keys of a burst that asked it (see the module)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked_ms = now_ms()
+
+    def on_key(self, event: events.Key) -> None:
+        # The screen sees a key before any binding does (bindings run once it bubbled up
+        # to the app), the focused button's Enter included.
+        if arrival_ms(event) - self.asked_ms < READ_MS:
+            event.stop()
+            event.prevent_default()
+
+
+class Confirm(Question[bool]):
     """A yes/no question: ``y`` or ``n`` (Esc), or the buttons."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -44,7 +76,7 @@ class Confirm(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class Choose(ModalScreen[int | None]):
+class Choose(Question[int | None]):
     """A question with numbered answers (at most 9): a number picks one, Esc none."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import asyncssh
 import pytest
 
@@ -11,6 +13,7 @@ from server.cli import mission_app_factory
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
 from tests.ssh.friends import three_at_a_table
+from tui.confirm import READ_MS
 
 pytestmark = pytest.mark.xdist_group("e2e")
 
@@ -29,8 +32,10 @@ async def test_the_host_hands_a_players_seat_to_a_bot_and_they_cannot_come_back(
     assert "x remove" not in bob.text()  # ...nobody else's
     alice.send("x")
     await alice.wait_for("Remove whom")
+    await asyncio.sleep(READ_MS / 1000)  # keys before a question can be read answer nothing
     alice.send("1")  # bob, the first other person
     await alice.wait_for("Remove bob from the game?")
+    await asyncio.sleep(READ_MS / 1000)
     alice.send("y")
     await until(lambda: table.seats[1].is_bot, "a bot in bob's seat")
     assert table.status == "playing" and table.seats[1].name == "bob"
@@ -73,8 +78,10 @@ async def test_a_removed_guest_cannot_come_back_as_a_new_guest_from_the_same_add
     await alice.wait_for("x remove")
     alice.send("x")
     await alice.wait_for("Remove whom")
+    await asyncio.sleep(READ_MS / 1000)
     alice.send("1")  # mallory, the first other person
     await alice.wait_for("Remove mallory from the game?")
+    await asyncio.sleep(READ_MS / 1000)
     alice.send("y")
     await mallory.wait_for("alice removed you from table")
 

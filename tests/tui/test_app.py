@@ -19,7 +19,7 @@ from engine.identity import Player
 from engine.session import Session
 from engine.tables import TableOptions
 from tests.tui.game_host import screen_text
-from tests.tui.pilots import settle
+from tests.tui.pilots import read_the_question, settle
 from tui.app import MissionApp
 from tui.cached_lines import CachedLines
 from tui.confirm import Choose, Confirm
@@ -535,10 +535,13 @@ async def test_the_host_is_asked_before_a_person_is_removed_from_the_table(hub: 
         await pilot.press("down", "x")
         await settle(pilot)
         assert isinstance(app.screen, Confirm)
+        await read_the_question()
         await pilot.press("n")
         await settle(pilot)
         assert seat_names(app)[:2] == ["Ann", "Bob"]
-        await pilot.press("x", "y")
+        await pilot.press("x")
+        await read_the_question()
+        await pilot.press("y")
         await settle(pilot)
         assert seat_names(app)[:2] == ["Ann", "(empty)"]
 
@@ -587,13 +590,19 @@ async def test_the_host_removes_a_person_mid_game_and_a_bot_plays_their_seat(hub
             await press(bob_pilot, "x")
             assert isinstance(bob.screen, GameScreen)
             # the host chooses Bob (the only other person), then is asked
+            async def answer(who: Pilot[str | None], key: str) -> None:
+                await read_the_question()
+                await press(who, key)
+
             await press(pilot, "x")
             assert isinstance(ann.screen, Choose)
-            await press(pilot, "1")
+            await answer(pilot, "1")
             assert isinstance(ann.screen, Confirm)
-            await press(pilot, "n")
+            await answer(pilot, "n")
             assert isinstance(bob.screen, GameScreen)
-            await press(pilot, "x", "1", "y")
+            await press(pilot, "x")
+            await answer(pilot, "1")
+            await answer(pilot, "y")
             table = hub.tables[code]
             (bobs,) = [s for s in table.seats if s.name == "Bob"]
             assert table.status == "playing" and bobs.is_bot

@@ -18,6 +18,7 @@ from tests.tui.game_host import (
     screen_text,
     settle,
 )
+from tests.tui.pilots import read_the_question
 from tui import timing
 from tui.board import Countdown, ItemGrid, Lines, countdown_text
 from tui.cached_lines import CachedLines
@@ -485,11 +486,30 @@ async def test_host_ends_the_game_with_ctrl_e_after_confirming() -> None:
         assert not isinstance(guest.screen, Confirm)
         await pilots[0].press("ctrl+e")
         assert isinstance(host.screen, Confirm)
+        await read_the_question()
         await pilots[0].press("n")
         assert table.hub.tables[table.code].status == "playing"
-        await pilots[0].press("ctrl+e", "y")
+        await pilots[0].press("ctrl+e")
+        await read_the_question()
+        await pilots[0].press("y")
         await settle(pilots)
         assert table.hub.tables[table.code].status == "finished"
+
+
+async def test_a_word_typed_at_the_board_does_not_answer_the_question_it_asks() -> None:
+    """ "fly" typed at the board asks with l whether to leave and would answer with y: a
+    question ignores the keys typed before it could be read, then takes its answer."""
+    table = make_table(3)
+    apps = apps_for(table)
+    guesser = apps[(table.lead + 1) % 3]
+    async with running([guesser]) as pilots:
+        await pilots[0].press("f", "l", "y", "enter")
+        await settle(pilots)
+        assert isinstance(guesser.screen, Confirm)
+        await read_the_question()
+        await pilots[0].press("y")
+        await settle(pilots)
+        assert guesser.session.view() is None  # back in the lobby
 
 
 async def test_scoreboard_marks_bots_away_players_and_hidden_guesses() -> None:
