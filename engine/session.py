@@ -107,14 +107,19 @@ class Session:
                 and table.seat_of(self.player.id) is None)
 
     def resume(self) -> str | None:
-        """Back to the game this player has a seat in, if one is running; its code."""
+        """Back to the game this player has a seat in, if one is running; its code. With
+        seats in two running games (one left for the lobby, then a new one joined), the
+        game they were at last: the seat they went away from most recently."""
         if self.player.is_guest:
             return None  # a guest's id is new every time: they reclaim with a seat code
-        for table in self.hub.tables.values():
-            if table.status == "playing" and table.seat_of(self.player.id) is not None:
-                self.join(table.code)
-                return table.code
-        return None
+        seated = [(table, table.seats[seat]) for table in self.hub.tables.values()
+                  if table.status == "playing"
+                  and (seat := table.seat_of(self.player.id)) is not None]
+        if not seated:
+            return None
+        table, _seat = max(seated, key=lambda pair: pair[1].away_since or 0.0)
+        self.join(table.code)
+        return table.code
 
     def would_only_watch(self, code: str) -> bool:
         """Whether joining table ``code`` now would make this player a spectator (a game

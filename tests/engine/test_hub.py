@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -592,6 +593,26 @@ def test_a_player_with_a_key_resumes_their_running_game(plain_deck: SimpleNamesp
     assert back.seat == seat
     stranger = hub.attach(Player("key:new", "N"))
     assert stranger.resume() is None and stranger.table is None
+
+
+def test_a_player_with_seats_in_two_games_resumes_the_one_they_were_at_last(
+        plain_deck: SimpleNamespace) -> None:
+    """They left the first game for the lobby (the seat is kept), sat down at a new one,
+    and lost the connection there: they come back to the new one."""
+    hub = make_hub(plain_deck)
+    first = seat_table(hub, 3)
+    first[0].start()
+    first[2].leave()
+    time.sleep(0.005)  # seats are ordered by when their player went away
+    second = [first[2], *(hub.attach(Player(f"key:{i}", f"P{i}")) for i in (3, 4))]
+    code = second[1].create_table(NO_TIMER)
+    second[0].join(code)
+    second[2].join(code)
+    second[1].start()
+    second[0].detach()
+    back = hub.attach(Player("key:2", "P2"))
+    assert back.resume() == code
+    assert back.table is not None and back.table.code == code
 
 
 def test_a_session_plays_only_for_its_own_seat(plain_deck: SimpleNamespace) -> None:
