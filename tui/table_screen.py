@@ -158,8 +158,8 @@ class TableScreen(TableStage):
             marks = []
             if seat.is_host:
                 marks.append("host")
-            if seat.is_bot:
-                marks.append(f"bot, {seat.level}")
+            if seat.is_bot:  # "normal bot": "bot, normal" was cut in the list's column
+                marks.append(f"{seat.level} bot")
             if not seat.connected:
                 marks.append("away")
             if i == view.my_seat:
