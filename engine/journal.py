@@ -345,7 +345,7 @@ class SqliteJournal:
         self._open.clear()
         for table_id, code, last in self.connection.execute(
                 "SELECT t.id, t.code, (SELECT MAX(seq) FROM records WHERE table_id = t.id)"
-                " FROM tables t WHERE t.closed_at IS NULL"):
+                " FROM tables t WHERE t.closed_at IS NULL ORDER BY t.id"):  # creation order
             self._open[code] = [table_id, last or 0]
         self._next_id = self.connection.execute(
             "SELECT COALESCE(MAX(id), 0) + 1 FROM tables").fetchone()[0]
@@ -521,7 +521,8 @@ class SqliteJournal:
         yield from self._table(entry[0], code)
 
     def open_tables(self) -> dict[str, int]:
-        """Code -> last seq of every open table."""
+        """Code -> last seq of every open table, in the order they were created (a
+        restarted server lists them, and finds a player's newest game, as before)."""
         return {code: entry[1] for code, entry in self._open.items()}
 
     def _table(self, table_id: int, code: str) -> Iterator[Record]:

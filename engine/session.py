@@ -109,7 +109,8 @@ class Session:
     def resume(self) -> str | None:
         """Back to the game this player has a seat in, if one is running; its code. With
         seats in two running games (one left for the lobby, then a new one joined), the
-        game they were at last: the seat they went away from most recently."""
+        game they were at last: the seat they went away from most recently, or after a
+        restart (everyone went away at once) the newer game."""
         if self.player.is_guest:
             return None  # a guest's id is new every time: they reclaim with a seat code
         seated = [(table, table.seats[seat]) for table in self.hub.tables.values()
@@ -117,7 +118,8 @@ class Session:
                   and (seat := table.seat_of(self.player.id)) is not None]
         if not seated:
             return None
-        table, _seat = max(seated, key=lambda pair: pair[1].away_since or 0.0)
+        # newest first: max keeps the first of equals
+        table, _seat = max(reversed(seated), key=lambda pair: pair[1].away_since or 0.0)
         self.join(table.code)
         return table.code
 

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from engine import hub as hub_module
 from engine import journal as journal_mod
 from engine import rules
 from engine.hub import Hub
@@ -204,6 +205,33 @@ def test_a_player_removed_mid_game_stays_removed_after_a_restart(
     with pytest.raises(IllegalAction, match="removed you"):
         back.join(table.code)
     journal2.close()
+
+
+def test_after_a_restart_a_player_in_two_games_comes_back_to_the_newer(
+        plain_deck: SimpleNamespace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob left his first game for the lobby and sat down at a second; the server
+    restarts (everyone is away since the same moment): he comes back to the second, whose
+    code sorts first, and the lobby lists the tables in the order they were made."""
+    hub = Hub.open(tmp_path / "data", deck=plain_deck, seed="t", settle_ms=0)
+    codes = iter(["ZZZZ", "AAAA"])
+    hub._new_code = lambda: next(codes)  # type: ignore[method-assign]
+    ann, bob, cy, dee = (hub.attach(p) for p in (ANN, BOB, CY, DEE))
+    old = ann.create_table(TableOptions(turn_seconds=0))
+    bob.join(old)
+    cy.join(old)
+    ann.start()
+    bob.leave()
+    new = dee.create_table(TableOptions(turn_seconds=0))
+    bob.join(new)
+    cy.join(new)
+    dee.start()
+    hub.close()
+
+    monkeypatch.setattr(hub_module, "now_ms", lambda: 1000.0)  # one moment for every seat
+    again = Hub.open(tmp_path / "data", deck=plain_deck, seed="t", settle_ms=0)
+    assert list(again.tables) == ["ZZZZ", "AAAA"]
+    assert again.attach(BOB).resume() == "AAAA"
+    again.close()
 
 
 def test_play_goes_on_after_a_restart_and_survives_another(plain_deck: SimpleNamespace,
