@@ -272,6 +272,34 @@ async def test_a_turn_timer_never_leaves_the_table_frozen(plain_deck: SimpleName
     assert any("time is up" in line.text for line in table.log)
 
 
+async def test_the_turn_clock_runs_on_while_guessers_hide_and_restarts_for_each_revealer(
+        plain_deck: SimpleNamespace) -> None:
+    """One clock for the guessers: the last to hide a guess does not get a fresh one each
+    time another hides theirs (the countdown jumped back up to the full time)."""
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 4, TableOptions(turn_seconds=15))
+    sessions[0].start()
+    table = sessions[0].table
+    seats = by_seat(sessions)
+    state = table.state
+    for column in range(4):
+        seats[state.lead].pick(column, 1)
+    assert table.state.phase is Phase.GUESSING
+    guessing = table.deadline_ms
+    first, *others = state.guessers
+    await asyncio.sleep(0.01)
+    seats[first].guess(1)
+    assert table.deadline_ms == guessing
+    for seat in others:
+        seats[seat].guess(1)
+    assert table.state.phase is Phase.REVEALING
+    revealing = table.deadline_ms
+    assert revealing is not None and guessing is not None and revealing > guessing
+    await asyncio.sleep(0.01)
+    seats[table.state.next_revealer].reveal("")
+    assert table.deadline_ms is not None and table.deadline_ms > revealing  # the next one's
+
+
 async def test_bots_play_a_whole_game_to_the_end(plain_deck: SimpleNamespace) -> None:
     hub = make_hub(plain_deck)
     host = hub.attach(Player("key:h", "H"))
