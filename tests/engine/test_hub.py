@@ -60,6 +60,22 @@ def by_seat(sessions: list[Session]) -> dict[int, Session]:
     return {s.seat: s for s in sessions if s.seat is not None}
 
 
+def timed_table_at_guessing(plain_deck: SimpleNamespace, players: int
+                            ) -> tuple[Hub, Table, dict[int, Session]]:
+    """A hub and a table with a 15 s turn timer whose lead has put the four items down,
+    with its sessions by seat (from a test with a running loop: the timer needs one)."""
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, players, TableOptions(turn_seconds=15))
+    sessions[0].start()
+    table = sessions[0].table
+    assert table is not None and table.state is not None
+    seats = by_seat(sessions)
+    for column in range(4):
+        seats[table.state.lead].pick(column, 1)
+    assert table.state.phase is Phase.GUESSING
+    return hub, table, seats
+
+
 def test_friends_sit_at_a_table_by_its_code(plain_deck: SimpleNamespace) -> None:
     hub = make_hub(plain_deck)
     ann, bob, _ = seat_table(hub, 3)
@@ -276,15 +292,8 @@ async def test_the_turn_clock_runs_on_while_guessers_hide_and_restarts_for_each_
         plain_deck: SimpleNamespace) -> None:
     """One clock for the guessers: the last to hide a guess does not get a fresh one each
     time another hides theirs (the countdown jumped back up to the full time)."""
-    hub = make_hub(plain_deck)
-    sessions = seat_table(hub, 4, TableOptions(turn_seconds=15))
-    sessions[0].start()
-    table = sessions[0].table
-    seats = by_seat(sessions)
+    _hub, table, seats = timed_table_at_guessing(plain_deck, 4)
     state = table.state
-    for column in range(4):
-        seats[state.lead].pick(column, 1)
-    assert table.state.phase is Phase.GUESSING
     guessing = table.deadline_ms
     first, *others = state.guessers
     await asyncio.sleep(0.01)
@@ -678,14 +687,8 @@ async def test_a_round_started_by_the_timer_is_not_tagged_as_a_bot_move(
         plain_deck: SimpleNamespace) -> None:
     """Nobody pressed Enter at round over: the timer starts the next round, and the log's
     "Round 2: P1 is the lead agent" carries no "(bot)" (P1 is a person)."""
-    hub = make_hub(plain_deck)
-    sessions = seat_table(hub, 3, TableOptions(turn_seconds=15))
-    sessions[0].start()
-    table = sessions[0].table
-    seats = by_seat(sessions)
+    hub, table, seats = timed_table_at_guessing(plain_deck, 3)
     state = table.state
-    for column in range(4):
-        seats[state.lead].pick(column, 1)
     for seat in state.guessers:
         seats[seat].guess(1)
     for seat in state.guessers:
