@@ -25,6 +25,7 @@ from engine import hub
 from engine.rules import COLUMNS, ROWS, Phase, View
 from tui.board_text import Line
 from tui.cached_lines import CachedLines
+from tui.steady import PaintedInTurn
 from tui.timing import arrival_ms
 from tui.wake import wake_later
 
@@ -72,7 +73,7 @@ class Lines(CachedLines):
         self._made.clear()  # their colours came from the styles
 
 
-class Countdown(Static):
+class Countdown(PaintedInTurn, Static):
     """Time left on the turn timer, drawn only when what it shows changes: whole minutes
     while more than two minutes are left, then steps of ten seconds, then every second for
     the last ten. (A once-a-second tick on every seat of every table was most of the cost

@@ -24,6 +24,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from tui.steady import PaintedInTurn
 from tui.styles import shared_component_style
 
 
@@ -103,7 +104,7 @@ class _RowsByContent(StylesCache):
         return strip
 
 
-class CachedLines(Widget):
+class CachedLines(PaintedInTurn):
     """Lines of :class:`Content`, top to bottom, each drawn once (Textual's line API).
 
     Strips are kept by what they show, not where: when a log scrolls by one line, every

@@ -34,8 +34,7 @@ class TableStage(SteadyScreen[None]):
             return
         old, self.view = self.view, view
         if self._ready:
-            self.update_view(old, view)
-            self.paint_now()
+            self.update_then_paint(lambda: self.update_view(old, view))
 
     def ready(self, fallback: TableView | None = None) -> None:
         """Widgets exist: show the held view (or ``fallback`` when none came yet)."""

@@ -32,6 +32,7 @@ and sending chat lines made about 20 whole-screen repaints a second on the one e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from textual import events
@@ -42,6 +43,28 @@ from textual.widget import Widget
 from textual.widgets._toast import ToastRack
 
 ResultType = TypeVar("ResultType")
+
+_held_prompts: list[Widget] | None = None
+"""The widgets whose prompts wait while a screen is brought up to date (see the module)."""
+
+
+class PaintedInTurn(Widget):
+    """A widget whose refreshes wake nothing while its screen is brought up to date and
+    painted in the same turn (:meth:`SteadyScreen.update_then_paint`)."""
+
+    def check_idle(self) -> None:
+        held = _held_prompts
+        if held is not None:
+            held.append(self)
+            return
+        super().check_idle()
+
+
+def _needs_its_queue(widget: Widget) -> bool:
+    """Whether ``widget`` asked for anything a paint did not do."""
+    return (widget._repaint_required or widget._layout_required
+            or widget._refresh_styles_required or widget._scroll_required
+            or widget._recompose_required)
 
 
 class SteadyScreen(Screen[ResultType]):
@@ -129,6 +152,24 @@ class SteadyScreen(Screen[ResultType]):
         """The app has just typed a character into ``field``, in its own turn (before
         the field's ``Changed`` message is handled): update what shows it, so that one
         paint carries it all."""
+
+    def update_then_paint(self, update: Callable[[], object]) -> None:
+        """Run ``update`` (which changes what widgets show), then paint what it changed,
+        now (:meth:`paint_now`); the prompts line widgets would have posted themselves
+        meanwhile are posted only for those that still need anything."""
+        global _held_prompts
+        held: list[Widget] = []
+        outer, _held_prompts = _held_prompts, held
+        try:
+            update()
+        finally:
+            _held_prompts = outer
+            try:
+                self.paint_now()
+            finally:
+                for widget in held:
+                    if _needs_its_queue(widget):
+                        widget.check_idle()
 
     def paint_now(self) -> bool:
         """Draw the repaints this screen's widgets asked for, now, as the screen's update

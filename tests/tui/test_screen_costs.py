@@ -42,7 +42,7 @@ import pyte
 import pytest
 from rich.cells import cell_len
 from rich.style import Style
-from textual import events
+from textual import events, messages
 from textual._compositor import ChopsUpdate, Compositor
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
@@ -695,6 +695,46 @@ async def test_a_pick_redraws_the_newest_line_of_a_full_log_not_every_line(
         assert rows == [height - 1] * 3  # each seat: the newest line, once
         for app in apps:
             assert terminal_text(app) == whole_repaint_text(app)
+
+
+async def test_a_pick_painted_in_its_turn_wakes_no_line_widget_on_the_other_seats(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Painted in the hub change's own turn, the other seats' line widgets have nothing
+    left to do: they post themselves no prompt (a wake of their queue each), and their
+    terminals show what a whole repaint would."""
+    async with table_of_three("held-prompts") as (table, apps):
+        lead = table.state.lead
+        others = [app for app in apps if app.session.seat != lead]  # type: ignore[union-attr]
+        prompted: Counter[str] = Counter()
+        post = MessagePump.post_message
+
+        def counted(pump: MessagePump, message: Any) -> bool:
+            if isinstance(message, messages.Prompt) and isinstance(pump, CachedLines) \
+                    and any(pump.app is app for app in others):
+                prompted[type(pump).__name__] += 1
+            return post(pump, message)
+
+        monkeypatch.setattr(MessagePump, "post_message", counted)
+        for column in range(2):
+            next(app for app in apps if app.session.seat == lead).session.pick(  # type: ignore[union-attr]
+                column, 1)
+            await asyncio.sleep(0.3)
+        assert not prompted
+        for app in others:
+            assert terminal_text(app) == whole_repaint_text(app)
+
+
+async def test_a_change_that_needs_a_layout_is_still_painted_by_its_widgets_queues() -> None:
+    """When the screen cannot paint in the change's turn (here a layout is pending), the
+    line widgets' held prompts are posted, and Textual paints them its own way."""
+    async with table_of_three("held-fallback") as (table, apps):
+        lead = table.state.lead
+        other = next(app for app in apps if app.session.seat != lead)  # type: ignore[union-attr]
+        other.screen._layout_required = True
+        next(app for app in apps if app.session.seat == lead).session.pick(0, 1)  # type: ignore[union-attr]
+        await asyncio.sleep(0.3)
+        assert "●" in "".join(terminal_text(other))
+        assert terminal_text(other) == whole_repaint_text(other)
 
 
 async def test_the_seats_at_a_table_draw_each_line_they_share_once() -> None:
