@@ -167,7 +167,7 @@ class SteadyScreen(Screen[ResultType]):
             try:
                 self.paint_now()
             finally:
-                for widget in held:
+                for widget in dict.fromkeys(held):  # once each, in order
                     if _needs_its_queue(widget):
                         widget.check_idle()
 
