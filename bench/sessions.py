@@ -42,6 +42,8 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Label, Static
 
+from bench.play import cpu_seconds_of
+
 ROOT = Path(__file__).resolve().parents[1]
 SCREEN = (100, 30)
 BOTTOM = "END OF SCREEN"  # drawn on the last row: its arrival means the full screen is there
@@ -324,10 +326,9 @@ def _cpu_seconds(pid: int) -> float:
     total = 0.0
     for proc in [pid, *_descendants(pid)]:
         try:
-            fields = Path(f"/proc/{proc}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+            total += cpu_seconds_of(proc)
+        except OSError:  # a process that has just ended
             continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return total
 
 
