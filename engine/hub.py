@@ -675,11 +675,12 @@ class Hub:
         # One clock per turn: a new phase, pick or player to wait for starts it again; a
         # player who moves while others still think (hiding a guess) leaves it running,
         # or the last guesser would get a fresh 90 s each time another one hid theirs.
-        turn, waiting = (state.round, state.phase, len(state.picks)), set(state.waiting_for())
+        turn = (state.round, state.phase, len(state.picks))
+        waiting = frozenset(state.waiting_for())
         armed = table.timer_key
         if armed is None or armed[0] != turn or not waiting <= armed[1]:
             cancel_timer(table, "timer")
-            table.timer_key = (turn, frozenset(waiting))
+            table.timer_key = (turn, waiting)
             seconds = table.options.turn_seconds
             if state.phase is Phase.ROUND_OVER:
                 seconds = min(seconds, ROUND_OVER_SECONDS)

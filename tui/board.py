@@ -24,7 +24,7 @@ from textual.widgets import Static
 from engine import hub
 from engine.rules import COLUMNS, ROWS, Phase, View
 from tui.board_text import Line
-from tui.cached_lines import CachedLines
+from tui.cached_lines import CachedLines, keep_shared
 from tui.steady import PaintedInTurn
 from tui.timing import arrival_ms
 from tui.wake import wake_later
@@ -314,9 +314,7 @@ class ItemGrid(CachedLines, can_focus=True):
                self._has_header, *(self._style(name) for name in GRID_STYLES))
         lines = _made_grids.get(key)
         if lines is None:
-            if len(_made_grids) >= MADE_GRIDS_MAX:
-                _made_grids.clear()
-            lines = _made_grids[key] = self._grid_lines(view)
+            lines = keep_shared(_made_grids, MADE_GRIDS_MAX, key, self._grid_lines(view))
         return lines
 
     def _grid_lines(self, view: View) -> list[Content]:

@@ -16,7 +16,7 @@ only at a layout, so it must ask for one when its number of lines changes, as
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from textual._styles_cache import StylesCache
 from textual.content import Content
@@ -30,6 +30,20 @@ from tui.styles import shared_component_style
 
 def _key(content: Content) -> tuple[object, ...]:
     return (content.plain, tuple(content.spans))
+
+
+V = TypeVar("V")
+
+
+def keep_shared(cache: dict[Any, V], limit: int, key: object, value: V) -> V:
+    """Store ``value`` in ``cache``, one of the process's caches that the seats at a table
+    share, and return it. Such a cache is emptied whole when it holds ``limit`` entries:
+    what is on screen is kept by the widgets meanwhile, and the rest is made again when
+    next needed."""
+    if len(cache) >= limit:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 SHARED_STRIPS_MAX = 4096
@@ -98,9 +112,7 @@ class _RowsByContent(StylesCache):
             strip = super().render_line(styles, y, size, content_size, padding,
                                         base_background, background, render_content_line,
                                         *rest)
-            if len(_shared_rows) >= SHARED_ROWS_MAX:
-                _shared_rows.clear()
-            _shared_rows[key] = strip
+            keep_shared(_shared_rows, SHARED_ROWS_MAX, key, strip)
         return strip
 
 
@@ -202,7 +214,5 @@ class CachedLines(PaintedInTurn):
             content = self._contents[y].truncate(width, ellipsis=True)
             strip = Strip(content.render_segments(style)).crop_extend(0, width,
                                                                      style.rich_style)
-            if len(_shared_strips) >= SHARED_STRIPS_MAX:
-                _shared_strips.clear()
-            _shared_strips[key] = strip
+            keep_shared(_shared_strips, SHARED_STRIPS_MAX, key, strip)
         return strip

@@ -24,7 +24,7 @@ from textual.reactive import reactive
 
 from engine.tables import ChatLine, LogLine
 from engine.text import CHAT_MAX
-from tui.cached_lines import CachedLines
+from tui.cached_lines import CachedLines, keep_shared
 from tui.inputs import QuietInput
 
 T = TypeVar("T")
@@ -116,9 +116,8 @@ class TailLog(CachedLines):
             shared = (type(self), entry, width, self._styles_key)
             lines = _shared_wraps.get(shared)
             if lines is None:
-                if len(_shared_wraps) >= SHARED_WRAPS_MAX:
-                    _shared_wraps.clear()
-                lines = _shared_wraps[shared] = self.format(entry).wrap(width) or [Content("")]
+                lines = keep_shared(_shared_wraps, SHARED_WRAPS_MAX, shared,
+                                    self.format(entry).wrap(width) or [Content("")])
             if len(self._wrapped) > 4 * (self.entries.maxlen or 200):
                 self._wrapped.clear()
             self._wrapped[entry] = lines
