@@ -177,6 +177,8 @@ async def test_killed_servers_lose_no_accepted_move(tmp_path: Path) -> None:
     await players.terms[2].wait_for("alice")
     host.send("g")
     await until(lambda: oracle(server.data_dir).status == "playing", "the game")
+    for term in players.terms:  # people play once they see the board
+        await term.wait_for("Round 1 of")
 
     kills_at = set(rng.sample(range(5, 70), 5))
     step = restarts = 0
@@ -214,8 +216,8 @@ async def test_killed_servers_lose_no_accepted_move(tmp_path: Path) -> None:
             resumed = oracle(server.data_dir)
             if len(after) == len(held):
                 assert resumed.state == replayed(held).state
-            me = players.by_seat(resumed)[resumed.state.lead]
-            await me.wait_for(f"Round {resumed.state.round} of")
+            for term in players.terms:  # everyone sees the board again before playing on
+                await term.wait_for(f"Round {resumed.state.round} of")
             continue
         await until(grew, f"step {step} ({keys!r} from seat {seat} in {state.phase})")
     assert restarts == len(kills_at)
