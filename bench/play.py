@@ -296,6 +296,9 @@ class Seat:
         elif asked.startswith("Round over"):
             self.player.send("\r")  # ready for the next round
         elif self.chats and self.rng.random() < 0.08:  # a word in the chat
+            # Esc first, as a player writing a plan ahead does: the plan has the keys then
+            self.player.send("\x1b")
+            await asyncio.sleep(0.3)
             self.player.send("c")
             await asyncio.sleep(0.3)
             await self.type("ha")

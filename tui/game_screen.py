@@ -39,7 +39,6 @@ from tui.wake import wake_later
 
 SHOUT_KEYS = ("s", "S", "exclamation_mark")
 PLAN_MAX = 160
-NO_PLAN_YET = "your plan goes here when it is your turn to reveal"
 MAX_GUESSERS = 7
 COUNT_NEAR = 0.75  # the key bar counts the characters left once this share of a field is used
 
@@ -95,6 +94,7 @@ class GameScreen(TableStage):
         self._banner_timer: asyncio.TimerHandle | None = None
         self._counted: tuple[Widget, object] | None = None  # a field, its value counted
         self._count_shown = False  # the key bar shows how many characters are left
+        self._plan_moment: str | None = None  # turn_text.plan_moment, as last shown
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -108,8 +108,7 @@ class GameScreen(TableStage):
         yield ItemGrid(id="grid")
         with Vertical(id="turn"):
             yield Lines(id="turn-text")
-            yield QuietInput(id="plan", max_length=PLAN_MAX, disabled=True,
-                             placeholder=NO_PLAN_YET)
+            yield QuietInput(id="plan", max_length=PLAN_MAX, disabled=True)
         with Horizontal(id="bottom"):
             yield GameLog(id="log")
             yield ChatPanel(id="chat")
@@ -158,13 +157,11 @@ class GameScreen(TableStage):
         # reveals (or the round's points) first, then what this seat does next, just above
         # the plan input
         self._turn.lines = turn_text.reveal_lines(view) + turn_text.turn_lines(view)
-        self._show_plan_input(turn_text.plan_prompt(view))
+        self._show_plan_input(view)
         self._log.show_lines(view.log)
         self._chat_log.show_lines(view.chat)
         if old is None or old.my_seat != view.my_seat or old.seat_code != view.seat_code:
             self._chat_input.disabled = view.my_seat is None
-            if view.my_seat is None:
-                self._plan.placeholder = ""
             tasks_title = "Tasks"
             if self.session.player.is_guest and view.seat_code:  # to come back after a drop
                 tasks_title += f" · your seat code {view.seat_code}"
@@ -207,24 +204,29 @@ class GameScreen(TableStage):
         if self.view is not None and self.view.game is not None:
             self._status.lines = (board_text.status_line(self.view),)
 
-    def _show_plan_input(self, prompt: str | None) -> None:
-        """The plan input is always in its place (the layout never moves); it is enabled
-        and focused when this seat must reveal (unless the player is in the middle of a
-        chat message), and disabled and emptied after."""
+    def _show_plan_input(self, view: TableView) -> None:
+        """The plan input is always in its place (the layout never moves). It is enabled
+        and focused as soon as this seat has nothing to do but wait for its reveal (so a
+        plan typed ahead stays in the field, not on the board, where its letters are keys),
+        focused again when the turn comes, and disabled and emptied after the reveal. The
+        focus never leaves a chat line being written."""
         plan = self._plan
-        if prompt is None:
+        moment = turn_text.plan_moment(view)
+        before, self._plan_moment = self._plan_moment, moment
+        prompt = turn_text.plan_prompt(view)
+        if plan.placeholder != prompt:
+            plan.placeholder = prompt
+        if moment is None:
             if not plan.disabled:
                 had_focus = plan.has_focus
                 plan.value = ""
-                plan.placeholder = NO_PLAN_YET if self._seated() else ""
                 plan.disabled = True
                 if had_focus:
                     self.set_focus(self._grid)
             return
-        if plan.placeholder != prompt:
-            plan.placeholder = prompt
         if plan.disabled:
             plan.disabled = False
+        if moment != before and not plan.has_focus:
             chat = self._chat_input
             if not (chat.has_focus and chat.value):
                 self.set_focus(plan)
@@ -238,8 +240,10 @@ class GameScreen(TableStage):
         self._count_shown = False
         if isinstance(self.focused, Input):
             field = self.focused
-            what = "reveal" if field is self._plan else "send"
-            hints.append(("Enter", what, ""))
+            if field is not self._plan:
+                hints.append(("Enter", "send", ""))
+            elif self._plan_moment == turn_text.PLAN_NOW:
+                hints.append(("Enter", "reveal", ""))
             hints.append(("Esc", "back to the board", "board"))
             left = _characters_left(field)
             if left is not None:  # the limit, visible before it bites
@@ -470,6 +474,10 @@ class GameScreen(TableStage):
     def reveal(self, event: Input.Submitted) -> None:
         game = self.game
         if game is None:
+            return
+        if self._plan_moment == turn_text.PLAN_AHEAD:
+            self.notify("Your plan is kept here: Enter reveals it when your turn comes.",
+                        markup=False)
             return
         command = self.session.lead_reveal if game.is_lead else self.session.reveal
         if self._do(command, event.value):

@@ -154,16 +154,48 @@ def turn_lines(tv: TableView) -> tuple[Line, ...]:
     return tuple(_guesser_lines(tv, view))
 
 
-def plan_prompt(tv: TableView) -> str | None:
-    """The placeholder of the plan input when this seat must reveal now, else None."""
+PLAN_NOW, PLAN_AHEAD = "now", "ahead"
+
+
+def plan_moment(tv: TableView) -> str | None:
+    """When this seat writes its plan: :data:`PLAN_NOW` when it must reveal now;
+    :data:`PLAN_AHEAD` while it waits for that turn with nothing else to do (a guesser whose
+    guess is hidden, the lead once the four items are down); else None."""
     view = tv.game
     if view is None or tv.my_seat is None:
         return None
-    if view.phase is Phase.REVEALING and next_revealer(view) == tv.my_seat:
+    phase = view.phase
+    if view.is_lead:
+        if phase is Phase.LEAD_REVEAL:
+            return PLAN_NOW
+        return PLAN_AHEAD if phase in (Phase.GUESSING, Phase.REVEALING) else None
+    if view.my_guess is None or tv.my_seat in view.revealed:
+        return None
+    if phase is Phase.REVEALING and next_revealer(view) == tv.my_seat:
+        return PLAN_NOW
+    return PLAN_AHEAD if phase in (Phase.PICKING, Phase.GUESSING, Phase.REVEALING) else None
+
+
+def plan_prompt(tv: TableView) -> str:
+    """The placeholder of the plan input: what goes there, and when."""
+    view = tv.game
+    if view is None or tv.my_seat is None:
+        return ""
+    moment = plan_moment(tv)
+    if moment == PLAN_NOW:
+        if view.is_lead:
+            return "Your plan (optional), Enter reveals the task"
         return f"Your plan (optional), Enter reveals card {view.my_guess}"
-    if view.phase is Phase.LEAD_REVEAL and view.is_lead:
-        return "Your plan (optional), Enter reveals the task"
-    return None
+    if moment == PLAN_AHEAD:
+        if view.is_lead:
+            return "Write your plan ahead: you reveal it with the task, last"
+        return f"Write your plan ahead: you reveal it with card {view.my_guess} in your turn"
+    if view.is_lead:
+        return "your plan goes here once the four items are down" \
+            if view.phase is Phase.PICKING else ""
+    if view.my_guess is None and view.phase in (Phase.PICKING, Phase.GUESSING):
+        return "your plan goes here once your guess is hidden"
+    return ""
 
 
 # --- reveals and the round's points --------------------------------------------------------

@@ -254,11 +254,7 @@ async def test_guessers_reveal_in_order_from_the_leads_left_with_optional_plans(
         p1, p2, p3 = pilots
         plan = apps[first].screen.query_one("#plan", Input)
         assert not plan.disabled and plan.has_focus
-        assert apps[second].screen.query_one("#plan", Input).disabled
-        await p2.press("enter")  # not their turn: nothing happens
-        await settle(pilots)
-        assert table.state().revealed == ()
-
+        assert "Enter reveals card 1" in plan.placeholder
         await p1.press(*"zip", "enter")
         await settle(pilots)
         assert table.state().revealed == (first,)
@@ -277,6 +273,60 @@ async def test_guessers_reveal_in_order_from_the_leads_left_with_optional_plans(
         await settle(pilots)
         assert table.state().phase is Phase.LEAD_REVEAL
         assert "plan: [b]x" in screen_text(apps[first])  # literally: no markup
+
+
+async def test_a_plan_typed_ahead_of_the_turn_stays_in_the_plan_and_is_revealed_in_turn(
+) -> None:
+    """A guesser whose guess is hidden types a plan while the others reveal: its letters
+    (c is the chat's key on the board) go into the plan, Enter keeps it until the turn
+    comes, and Enter then reveals it."""
+    table = make_table(4)
+    apps = apps_for(table)
+    first, second, _third = play_to_reveal(table)
+    async with running([apps[first], apps[second], apps[table.lead]]) as pilots:
+        p1, p2, p_lead = pilots
+        ahead = apps[second].screen.query_one("#plan", Input)
+        assert not ahead.disabled and ahead.has_focus
+        assert ahead.placeholder.startswith("Write your plan ahead")
+        await p2.press(*"ring the cowbell", "enter")  # not their turn: kept, not revealed
+        await settle(pilots)
+        assert table.state().revealed == ()
+        assert ahead.value == "ring the cowbell"
+        assert not apps[first].session.view().chat  # nothing went to the table's chat
+        assert "cowbell" not in screen_text(apps[first])
+        assert any("Enter reveals it when your turn comes" in n for n in notices(apps[second]))
+        assert "reveal" not in dict((d, k) for k, d, _ in apps[second].screen.key_hints())
+
+        lead_plan = apps[table.lead].screen.query_one("#plan", Input)
+        assert lead_plan.has_focus and "ahead" in lead_plan.placeholder
+        await p_lead.press(*"wear it")  # the lead writes ahead too
+
+        await p1.press("enter")
+        await settle(pilots)
+        assert ahead.has_focus and ahead.value == "ring the cowbell"
+        assert "Enter reveals card 2" in ahead.placeholder
+        await p2.press("enter")
+        await settle(pilots)
+        assert table.state().plans[second] == "ring the cowbell"
+        assert ahead.disabled and ahead.value == ""
+        assert lead_plan.value == "wear it"
+
+
+async def test_the_plan_is_closed_until_the_guess_is_hidden() -> None:
+    table = make_table(4)
+    apps = apps_for(table)
+    lead = table.seat_session(table.lead)
+    for column in range(4):
+        lead.pick(column, 0)
+    guesser = table.guessers()[0]
+    async with running([apps[guesser]]) as pilots:
+        plan = apps[guesser].screen.query_one("#plan", Input)
+        assert plan.disabled
+        assert plan.placeholder == "your plan goes here once your guess is hidden"
+        await pilots[0].press("3")
+        await settle(pilots)
+        assert table.state().guesses[guesser] == 3
+        assert not plan.disabled and plan.has_focus
 
 
 async def test_lead_reveals_the_task_with_a_plan_and_the_round_is_scored() -> None:
