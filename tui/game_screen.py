@@ -264,6 +264,8 @@ class GameScreen(TableStage):
                     and self.view.my_seat not in self.view.ready:
                 hints.append(("Enter", "ready for the next round", "next_round"))
         if not typing:
+            if self._plan_moment is not None:  # left with Esc: Tab goes back to it
+                hints.append(("Tab", "your plan", ""))
             if self._seated():
                 hints.append(("c", "chat", "chat"))
             hints.append(("?", "help", "app.help"))

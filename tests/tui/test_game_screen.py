@@ -299,7 +299,11 @@ async def test_a_plan_typed_ahead_of_the_turn_stays_in_the_plan_and_is_revealed_
 
         lead_plan = apps[table.lead].screen.query_one("#plan", Input)
         assert lead_plan.has_focus and "ahead" in lead_plan.placeholder
-        await p_lead.press(*"wear it")  # the lead writes ahead too
+        await p_lead.press("escape", "c", *"go", "enter")  # Esc: the board and its keys
+        await settle(pilots)
+        assert [line.text for line in table.seat_session(first).view().chat] == ["go"]
+        assert ("Tab", "your plan", "") in apps[table.lead].screen.key_hints()
+        await p_lead.press("tab", *"wear it")  # the lead writes ahead too
 
         await p1.press("enter")
         await settle(pilots)
