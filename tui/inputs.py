@@ -17,11 +17,12 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.strip import Strip
 from textual.widgets import Input
+from textual.widgets.input import Selection
 
 from engine.text import clean_text, inert
 from tui.styles import SharedComponentRichStyles
@@ -107,7 +108,48 @@ class QuietInput(SharedComponentRichStyles, Input):
         reached its queue. The app calls this so that a key's echo waits in no queue:
         forwarded, a key waits its turn on this input's queue, then the screen's update
         timer draws it."""
-        await self._on_key(event)
+        if not self._type_at_end(event):
+            await self._on_key(event)
+
+    def _type_at_end(self, event: events.Key) -> bool:
+        """Type ``event``'s character after the text, the cursor at the end and in view,
+        and leave the field as Textual's typing would (its value, selection, virtual size,
+        the terminal's cursor, a ``Changed``), repainting the two cells that change: the
+        character where the cursor was, and the cursor after it (the compositor sends the
+        line from the field's first cell to the cursor). False (nothing done) for anything
+        else, which Textual types.
+
+        This is most keys typed into a plan or a chat line. Textual's typing sets the
+        value and then the selection, whose watchers repaint the whole field, post the
+        change, place the terminal's cursor and scroll the cursor into view (where it
+        already is): a quarter of a key's CPU, and every cell of the field sent again."""
+        char = event.character
+        value = self.value
+        if (not value or char is None or len(char) != 1 or not event.is_printable
+                or not char.isprintable() or cell_len(char) != 1
+                or self.selection != Selection.cursor(len(value))
+                or (self.max_length and len(value) >= self.max_length)
+                or self.password or self.highlighter is not None or self.suggester is not None
+                or self.validators or self.restrict or self.type != "text"
+                or self._initial_value or not self._cursor_visible or not self.has_focus
+                or self.scroll_offset.x or self.styles.auto_dimensions):
+            return False
+        column = cell_len(value)  # the cursor's cell, where the character goes
+        if column + 2 >= self.scrollable_content_region.width:
+            return False  # the cursor would leave the view: Textual scrolls the field
+        event.stop()
+        event.prevent_default()
+        value += char
+        self.set_reactive(Input.value, value)
+        self.set_reactive(Input.selection, Selection.cursor(len(value)))
+        self.set_reactive(QuietInput.virtual_size, Size(column + 2, 1))  # text + cursor
+        app = self.app
+        if self.screen.selections:
+            app.clear_selection()
+        app.cursor_position = self.cursor_screen_offset
+        self.refresh(Region(column, 0, 2, 1))
+        self.post_message(self.Changed(self, value, None))
+        return True
 
     async def _on_key(self, event: events.Key) -> None:
         """A character is typed (Textual's own typing). Any other key is played here, as
