@@ -16,9 +16,11 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
+from textual._context import active_app
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
+from textual.message import Message
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -26,6 +28,7 @@ from engine.hub import Hub
 from engine.identity import Player
 from engine.rules import IllegalAction
 from engine.session import Session
+from engine.tables import TableView
 from tui.board import ItemGrid
 from tui.dispatch import install as remembered_handlers
 from tui.dropped import release
@@ -93,6 +96,7 @@ class MissionApp(App[str | None]):
         self._started = False
         self._route_pending = False
         self._detached = False
+        self._handling = 0  # messages of this app's queue being handled (see _dispatch_message)
         self.bell_on = True
         """Ring the terminal's bell when it becomes this player's turn (``b`` in the lobby)."""
 
@@ -200,10 +204,56 @@ class MissionApp(App[str | None]):
         assert self.session is not None, "the app attaches to the hub when it loads"
         return self.session
 
-    # -- from the hub (any app's code may be running: only post messages) -------------------
+    # -- from the hub (any app's code may be running: see _show_in_this_turn) ---------------
 
     def _hub_changed(self) -> None:
-        self.post_message(HubChanged().set_sender(self))
+        if not self._show_in_this_turn():
+            self.post_message(HubChanged().set_sender(self))
+
+    def _show_in_this_turn(self) -> bool:
+        """Bring the table's screen up to date and paint it here, in the hub's turn, when
+        that is safe; False (nothing done) when the change must go through this app's
+        queue (``HubChanged``).
+
+        The hub tells a table's seats of a move once the journal has it on disk, from the
+        loop's callback for the journal's report, where no app's code is running. A
+        message to each app would wait for the next turn of the loop, behind everything
+        else that became ready meanwhile (at 400 players, tens of milliseconds), then wake
+        the app's queue only to call :meth:`TableStage.show`. Here the app's own code is
+        not running either (no handler of its messages under way, none waiting, no batch),
+        and the screen shown is the one for the table's status: only the change of a
+        stage (a new screen to build), the lobby, and a change told while some app's code
+        runs (a move not held for the disk) take the message."""
+        stage = self.stage
+        if (stage is None or self._handling or self._batch_count or not self._started
+                or self._too_small is not None or self.session is None or self._exit
+                or not self._message_queue.empty() or not self._running):
+            return False
+        try:
+            active_app.get()
+            return False  # an app's code is running: its own call must not be re-entered
+        except LookupError:
+            pass
+        view = self.session.view()
+        if view is None:
+            return False
+        if view.status != "finished":
+            self._want_setup = False  # as _route would
+        if self._stage_kind(view) != self.stage_kind:
+            return False
+        with self._context():
+            try:
+                stage.show(view)
+            except Exception as error:  # as the app's queue would have it
+                self._handle_exception(error)
+        return True
+
+    async def _dispatch_message(self, message: Message) -> None:
+        self._handling += 1
+        try:
+            await super()._dispatch_message(message)
+        finally:
+            self._handling -= 1
 
     def _hub_notice(self, text: str) -> None:
         self.post_message(HubNotice(text).set_sender(self))
@@ -236,9 +286,7 @@ class MissionApp(App[str | None]):
             lobby = await self._show_lobby()
             lobby.show_tables(self.session.lobby())
             return
-        kind = STAGE_OF_STATUS.get(view.status, "table")
-        if kind == "end" and self._want_setup:
-            kind = "table"
+        kind = self._stage_kind(view)
         if kind != self.stage_kind or self.stage is None:
             # One step for the player's terminal: nothing is drawn between the old screen
             # and the new one (without this the lobby flashed up while the game screen
@@ -256,6 +304,11 @@ class MissionApp(App[str | None]):
                 self.call_next(self._end_batch)
             return
         self.stage.show(view)
+
+    def _stage_kind(self, view: TableView) -> str:
+        """Which stage screen shows ``view``: the table setup, the game or the results."""
+        kind = STAGE_OF_STATUS.get(view.status, "table")
+        return "table" if kind == "end" and self._want_setup else kind
 
     def _new_stage(self, kind: str) -> TableStage:
         if kind == "game":

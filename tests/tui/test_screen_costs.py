@@ -15,7 +15,9 @@ the timings (bench/screens.py measures those).
   a container hidden under its children), and the terminal still shows exactly what a
   whole repaint would.
 - A change from the hub is on the terminal when the app has handled it: no hops through
-  the widgets' and the screen's message queues first.
+  the widgets' and the screen's message queues first. One the hub tells where no app's
+  code runs (the journal's report that a move is on disk) is painted on every seat right
+  there, through no app's queue.
 - A changed line goes out as it was drawn, border and all: the compositor never crops it
   again on the way to the terminal.
 - A character typed into a text field is typed and on the terminal, with the key bar's
@@ -36,6 +38,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pyte
@@ -44,6 +47,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from textual import events, messages
 from textual._compositor import ChopsUpdate, Compositor
+from textual._context import active_message_pump
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
@@ -762,31 +766,87 @@ async def test_the_seats_at_a_table_draw_each_line_they_share_once() -> None:
             assert all(a is b for a, b in zip(*finished, strict=True))
 
 
-async def test_a_pick_is_on_the_other_seats_terminals_when_their_apps_have_handled_it(
+async def test_a_pick_told_where_no_app_runs_is_on_the_other_seats_terminals_in_that_turn(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hub tells a table of a move where no app's code runs (on the server, the
+    journal's report that the move is on disk): each seat's screen is brought up to date
+    and painted right there, with no message through its app's queue."""
     async with table_of_three("paint-now") as (table, apps):
-        sent_by_handler: dict[MissionApp, int] = {}
-        handled = MissionApp.on_hub_changed
-
-        async def watched(app: MissionApp, message: Any) -> None:
-            await handled(app, message)
-            sent_by_handler[app] = len(app._driver.frames)  # type: ignore[union-attr]
-
-        monkeypatch.setattr(MissionApp, "on_hub_changed", watched)
+        queued = hub_changes_handled(monkeypatch)
         for column in range(3):
             lead = table.state.lead
             others = [app for app in apps if app.session.seat != lead]  # type: ignore[union-attr]
             before = {app: len(app._driver.frames) for app in others}  # type: ignore[union-attr]
-            sent_by_handler.clear()
             next(app for app in apps if app.session.seat == lead).session.pick(  # type: ignore[union-attr]
                 column, 1)
+            for app in others:  # no await since the pick: painted in the hub's call
+                assert len(app._driver.frames) == before[app] + 1  # type: ignore[union-attr]
             await asyncio.sleep(0.3)
             for app in others:
-                sent = len(app._driver.frames)  # type: ignore[union-attr]
-                assert sent > before[app]  # the pick was drawn
-                assert sent_by_handler[app] == sent  # all of it, by the hub change's handler
+                assert len(app._driver.frames) == before[app] + 1  # type: ignore[union-attr]
+        assert queued == []
         for app in apps:
             assert terminal_text(app) == whole_repaint_text(app)
+
+
+async def test_a_move_on_disk_is_painted_on_every_seat_in_the_journal_report_s_turn(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The server's way: the lead's key plays the pick, the journal's thread commits it,
+    and the report of the commit paints every seat; a change told while an app's code runs
+    goes through the apps' queues."""
+    hub = Hub.open(tmp_path, seed="on-disk", settle_ms=0, bot_delay=0.0)
+    try:
+        hub.write_behind()
+        players = [await start_player(hub, "Ann")]
+        code = players[0][0].session.create_table(  # type: ignore[union-attr]
+            TableOptions(turn_seconds=0))
+        for name in ("Bob", "Cy"):
+            players.append(await start_player(hub, name, code))
+        apps = [app for app, _ in players]
+        await asyncio.sleep(0.3)
+        apps[0].session.start()  # type: ignore[union-attr]
+        await asyncio.sleep(0.5)
+        table = hub.tables[code]
+        queued = hub_changes_handled(monkeypatch)
+        painted_in: list[str] = []
+        show = GameScreen.show
+
+        def watched(screen: GameScreen, view: Any) -> None:
+            painted_in.append(type(active_message_pump.get()).__name__)
+            show(screen, view)
+
+        monkeypatch.setattr(GameScreen, "show", watched)
+        lead = next(app for app in apps if app.session.seat == table.state.lead)  # type: ignore[union-attr]
+        lead.post_message(events.Key("2", "2"))
+        await asyncio.sleep(0.5)
+        assert table.state.picks == (1,)
+        assert queued == [] and painted_in == ["MissionApp"] * 3  # each in its own context
+        guesser = next(app for app in apps if app is not lead)
+        with guesser._context():  # told while an app's code runs (nothing waits for disk)
+            hub.changed(table)
+        assert queued == []
+        await asyncio.sleep(0.3)
+        assert sorted(map(id, queued)) == sorted(map(id, apps))  # each through its queue
+        for app in apps:
+            assert terminal_text(app) == whole_repaint_text(app)
+    finally:
+        for app, task in players:
+            app.exit()
+            await task
+        hub.close()
+
+
+def hub_changes_handled(monkeypatch: pytest.MonkeyPatch) -> list[MissionApp]:
+    """Filled with each app that handles a ``HubChanged`` from its queue."""
+    handled: list[MissionApp] = []
+    on_hub_changed = MissionApp.on_hub_changed
+
+    async def watched(app: MissionApp, message: Any) -> None:
+        handled.append(app)
+        await on_hub_changed(app, message)
+
+    monkeypatch.setattr(MissionApp, "on_hub_changed", watched)
+    return handled
 
 
 async def test_a_leads_pick_key_is_played_by_the_app_in_the_turn_it_arrives(
