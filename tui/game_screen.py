@@ -465,12 +465,14 @@ class GameScreen(TableStage):
     @on(Input.Submitted, "#chat-input")
     def send_chat(self, event: Input.Submitted) -> None:
         """Send the line; whatever happens, the board gets the keys back, so that a game
-        key typed next (a guess, Stop!) reaches the game. A line the table refuses (the
-        lead while picking) is cleared and the reason shown."""
+        key typed next (a guess, Stop!) reaches the game, or, once the player has no move
+        left but their plan, the plan does (a plan typed next must not land on the
+        board's keys). A line the table refuses (the lead while picking) is cleared and
+        the reason shown."""
         if event.value.strip():
             self._do(self.session.chat, event.value)
         event.input.value = ""
-        self.set_focus(self._grid)
+        self.set_focus(self._grid if self._plan_moment is None else self._plan)
 
     @on(Input.Submitted, "#plan")
     def reveal(self, event: Input.Submitted) -> None:

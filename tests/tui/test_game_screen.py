@@ -302,6 +302,8 @@ async def test_a_plan_typed_ahead_of_the_turn_stays_in_the_plan_and_is_revealed_
         await p_lead.press("escape", "c", *"go", "enter")  # Esc: the board and its keys
         await settle(pilots)
         assert [line.text for line in table.seat_session(first).view().chat] == ["go"]
+        assert lead_plan.has_focus  # a chat line sent: back to the plan, not the board
+        await p_lead.press("escape")
         assert ("Tab", "your plan", "") in apps[table.lead].screen.key_hints()
         await p_lead.press("tab", *"wear it")  # the lead writes ahead too
 
