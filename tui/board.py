@@ -25,7 +25,7 @@ from engine import hub
 from engine.rules import COLUMNS, ROWS, Phase, View
 from tui.board_text import Line
 from tui.cached_lines import CachedLines, keep_shared
-from tui.steady import PaintedInTurn
+from tui.steady import PaintedInTurn, SteadyScreen
 from tui.timing import arrival_ms
 from tui.wake import wake_later
 
@@ -109,7 +109,15 @@ class Countdown(PaintedInTurn, Static):
         if left_ms > 0:
             # wake when the shown text next changes
             wait_ms = left_ms - (math.ceil(left_ms / 1000 / step_s) - 1) * step_s * 1000
-            self._timer = wake_later(self, max(0.05, wait_ms / 1000), self.tick)
+            self._timer = wake_later(self, max(0.05, wait_ms / 1000), self._tick_in_turn)
+
+    def _tick_in_turn(self) -> None:
+        """The shown time is due to change: change it and paint it in this turn."""
+        screen = self.screen
+        if isinstance(screen, SteadyScreen):
+            screen.update_then_paint(self.tick)
+        else:
+            self.tick()
 
 
 def countdown_text(left_ms: float) -> tuple[str, int]:

@@ -200,9 +200,16 @@ class GameScreen(TableStage):
         self._banner_timer = wake_later(self, self.BANNER_SECONDS, self._end_banner)
 
     def _end_banner(self) -> None:
+        """The banner's time is up: the status row again, painted in this turn (on the
+        update timer, every seat's screen woke three times for it)."""
         self._banner, self._banner_timer = None, None
-        if self.view is not None and self.view.game is not None:
-            self._status.lines = (board_text.status_line(self.view),)
+        view = self.view
+        if view is not None and view.game is not None:
+
+            def show_status() -> None:
+                self._status.lines = (board_text.status_line(view),)
+
+            self.update_then_paint(show_status)
 
     def _show_plan_input(self, view: TableView) -> None:
         """The plan input is always in its place (the layout never moves). It is enabled

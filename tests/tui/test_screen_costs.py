@@ -38,6 +38,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -67,11 +68,12 @@ from tests.field_model import FieldModel
 from tests.tui.game_host import GameHost, make_table, running, settle
 from tui import styles
 from tui.app import MissionApp
-from tui.board import ItemGrid
+from tui.board import Countdown, ItemGrid
 from tui.cached_lines import CachedLines
 from tui.chat import GameLog
 from tui.game_screen import GameScreen
 from tui.inputs import QuietInput
+from tui.steady import SteadyScreen
 
 
 @contextmanager
@@ -847,6 +849,48 @@ def hub_changes_handled(monkeypatch: pytest.MonkeyPatch) -> list[MissionApp]:
 
     monkeypatch.setattr(MissionApp, "on_hub_changed", watched)
     return handled
+
+
+async def test_a_banner_s_end_and_the_countdown_s_steps_are_painted_in_their_own_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Stop! shows a banner on every seat for a few seconds; its end, and each step of
+    the turn's countdown, are painted where their timers call, not by the screen's update
+    timer after the widgets' queues have woken."""
+    monkeypatch.setattr(GameScreen, "BANNER_SECONDS", 0.3)
+    async with three_at_a_table("banner-end") as (hub, code, apps):
+        table = hub.tables[code]
+        table.options = replace(table.options, turn_seconds=12)
+        apps[0].session.start()  # type: ignore[union-attr]
+        await asyncio.sleep(0.5)
+        updates_by = screen_updates_by(monkeypatch)
+        guesser = next(app for app in apps if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
+        guesser.post_message(events.Key("s", "s"))
+        await asyncio.sleep(0.15)
+        assert "STOP!" in terminal_text(apps[0])[0]
+        await asyncio.sleep(0.6)
+        for app in apps:
+            assert "STOP!" not in terminal_text(app)[0]
+        countdown = guesser.screen.query_one(Countdown)
+        before = str(countdown.render())
+        await asyncio.sleep(2.5)  # from 0:12 through 0:10 to 0:09
+        assert str(countdown.render()) != before
+        assert "⏱ 0:09" in terminal_text(guesser)[0]
+        assert [caller for caller in updates_by if caller != "paint_now"] == []
+        for app in apps:
+            assert terminal_text(app) == whole_repaint_text(app)
+
+
+def screen_updates_by(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Filled with the name of the function that starts each screen update."""
+    callers: list[str] = []
+    refresh = SteadyScreen._compositor_refresh  # the update timer holds its bound callback
+
+    def watched(screen: SteadyScreen[Any]) -> None:
+        callers.append(sys._getframe(2).f_code.co_name)  # over Screen._on_timer_update
+        refresh(screen)
+
+    monkeypatch.setattr(SteadyScreen, "_compositor_refresh", watched)
+    return callers
 
 
 async def test_a_leads_pick_key_is_played_by_the_app_in_the_turn_it_arrives(
