@@ -1,6 +1,7 @@
 """Screens: what the real game's screens cost, in one process, with nothing but the screens.
 
-The real :class:`tui.app.MissionApp`, on a real hub, on this loop, drawn through a driver
+The real :class:`tui.app.MissionApp`, on a real hub (journaled in a temporary directory,
+committing on its writer's thread, as the server's), on this loop, drawn through a driver
 that does everything the SSH driver does with a frame except send it (it counts frames and
 bytes). No SSH, no network: the figures are the screens' own CPU, which is what decides how
 many tables one server holds (``bench.play`` measures the whole server over SSH).
@@ -24,9 +25,11 @@ import asyncio
 import gc
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from textual import events
@@ -34,7 +37,6 @@ from textual.app import App
 from textual.driver import Driver
 from textual.screen import Screen
 
-from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
 from engine.rules import Phase
@@ -210,7 +212,19 @@ async def table_of_four(hub: Hub, turn_seconds: int = 0) -> tuple[list[Seat], Ta
 
 
 async def measure(repeat: int) -> dict[str, float]:
-    hub = Hub(deck=load_deck(), seed="bench", settle_ms=0, bot_delay=0.0)
+    """The figures, on a hub as the server runs it: journaled, its commits on the
+    writer's thread, every move told once it is on disk (the loop's CPU is measured, not
+    the writer's)."""
+    with tempfile.TemporaryDirectory(prefix="mi-screens-") as data:
+        hub = Hub.open(Path(data), seed="bench", settle_ms=0, bot_delay=0.0)
+        try:
+            hub.write_behind()
+            return await _measure(hub, repeat)
+        finally:
+            hub.close()
+
+
+async def _measure(hub: Hub, repeat: int) -> dict[str, float]:
     figures: dict[str, float] = {}
     # The first apps of a process fill the process's shared caches (parsed stylesheets,
     # rule matches, stored rule values); a server has filled them with its first players.
