@@ -556,10 +556,13 @@ async def start_player(hub: Hub, name: str, code: str | None = None,
 
 
 @asynccontextmanager
-async def three_at_a_table(seed: str) -> AsyncIterator[tuple[Hub, str, list[MissionApp]]]:
+async def three_at_a_table(seed: str, hub: Hub | None = None
+                           ) -> AsyncIterator[tuple[Hub, str, list[MissionApp]]]:
     """Three players' apps at one table, the host's first, its game not started (a real
-    hub, no SSH): the hub, the table's code and the apps."""
-    hub = Hub(deck=load_deck(), seed=seed, settle_ms=0, bot_delay=0.0)
+    hub, without a journal unless ``hub`` is given; no SSH): the hub, the table's code and
+    the apps."""
+    if hub is None:
+        hub = Hub(deck=load_deck(), seed=seed, settle_ms=0, bot_delay=0.0)
     players = [await start_player(hub, "Ann")]
     code = players[0][0].session.create_table(  # type: ignore[union-attr]
         TableOptions(turn_seconds=0))
@@ -797,44 +800,35 @@ async def test_a_move_on_disk_is_painted_on_every_seat_in_the_journal_report_s_t
     and the report of the commit paints every seat; a change told while an app's code runs
     goes through the apps' queues."""
     hub = Hub.open(tmp_path, seed="on-disk", settle_ms=0, bot_delay=0.0)
+    hub.write_behind()
     try:
-        hub.write_behind()
-        players = [await start_player(hub, "Ann")]
-        code = players[0][0].session.create_table(  # type: ignore[union-attr]
-            TableOptions(turn_seconds=0))
-        for name in ("Bob", "Cy"):
-            players.append(await start_player(hub, name, code))
-        apps = [app for app, _ in players]
-        await asyncio.sleep(0.3)
-        apps[0].session.start()  # type: ignore[union-attr]
-        await asyncio.sleep(0.5)
-        table = hub.tables[code]
-        queued = hub_changes_handled(monkeypatch)
-        painted_in: list[str] = []
-        show = GameScreen.show
+        async with three_at_a_table("on-disk", hub) as (_, code, apps):
+            apps[0].session.start()  # type: ignore[union-attr]
+            await asyncio.sleep(0.5)
+            table = hub.tables[code]
+            queued = hub_changes_handled(monkeypatch)
+            painted_in: list[str] = []
+            show = GameScreen.show
 
-        def watched(screen: GameScreen, view: Any) -> None:
-            painted_in.append(type(active_message_pump.get()).__name__)
-            show(screen, view)
+            def watched(screen: GameScreen, view: Any) -> None:
+                painted_in.append(type(active_message_pump.get()).__name__)
+                show(screen, view)
 
-        monkeypatch.setattr(GameScreen, "show", watched)
-        lead = next(app for app in apps if app.session.seat == table.state.lead)  # type: ignore[union-attr]
-        lead.post_message(events.Key("2", "2"))
-        await asyncio.sleep(0.5)
-        assert table.state.picks == (1,)
-        assert queued == [] and painted_in == ["MissionApp"] * 3  # each in its own context
-        guesser = next(app for app in apps if app is not lead)
-        with guesser._context():  # told while an app's code runs (nothing waits for disk)
-            hub.changed(table)
-        assert queued == []
-        await asyncio.sleep(0.3)
-        assert sorted(map(id, queued)) == sorted(map(id, apps))  # each through its queue
-        for app in apps:
-            assert terminal_text(app) == whole_repaint_text(app)
+            monkeypatch.setattr(GameScreen, "show", watched)
+            lead = next(app for app in apps if app.session.seat == table.state.lead)  # type: ignore[union-attr]
+            lead.post_message(events.Key("2", "2"))
+            await asyncio.sleep(0.5)
+            assert table.state.picks == (1,)
+            assert queued == [] and painted_in == ["MissionApp"] * 3  # each in its own context
+            guesser = next(app for app in apps if app is not lead)
+            with guesser._context():  # told while an app's code runs (nothing waits for disk)
+                hub.changed(table)
+            assert queued == []
+            await asyncio.sleep(0.3)
+            assert sorted(map(id, queued)) == sorted(map(id, apps))  # each through its queue
+            for app in apps:
+                assert terminal_text(app) == whole_repaint_text(app)
     finally:
-        for app, task in players:
-            app.exit()
-            await task
         hub.close()
 
 
