@@ -16,7 +16,6 @@ from typing import ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
@@ -196,8 +195,7 @@ class ItemGrid(CachedLines, can_focus=True):
             return
         self._border_title = Content(title)
         if self.is_mounted:
-            x, y = self.content_offset
-            self.refresh(Region(-x, -y, self.outer_size.width, 1))
+            self._refresh_lines([-self.styles.gutter.top])  # the border's row
         else:
             self.refresh()
 

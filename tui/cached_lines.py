@@ -16,15 +16,16 @@ only at a layout, so it must ask for one when its number of lines changes, as
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
+from textual._ansi_theme import DEFAULT_TERMINAL_THEME
 from textual._styles_cache import StylesCache
 from textual.content import Content
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tui.steady import PaintedInTurn
+from tui.steady import PaintedInTurn, queue_rows
 from tui.styles import shared_component_style
 
 
@@ -76,6 +77,32 @@ def finish_key(widget: Widget, visual_style: object) -> tuple[object, ...] | Non
             styles.hatch if styles.has_rule("hatch") else None)
 
 
+class _LastDrawn(NamedTuple):
+    """What Textual finished a widget's lines with (``StylesCache.render``'s arguments,
+    content size and padding filled in, but not the widget's styles and line method,
+    which lead back to the widget: kept here they would make widget and cache a cycle),
+    and the widget's :func:`finish_key`."""
+
+    size: Size
+    content_size: Size
+    padding: Any
+    base_background: Any
+    background: Any
+    filters: Any
+    border_title: Any
+    border_subtitle: Any
+    opacity: float
+    ansi_theme: Any
+    native_ansi: bool
+    finish: tuple[object, ...] | None
+
+
+def _title(text: Content | None, style_information: Callable[[Any], tuple[Any, ...]],
+           base_background: Any) -> tuple[Any, ...] | None:
+    """A border title as ``StylesCache.render_widget`` hands it over."""
+    return None if text is None else (text, *style_information(base_background))
+
+
 class _RowsByContent(StylesCache):
     """Textual's cache of a widget's finished lines (content with its padding, border and
     background), which also keeps each content row's finished line by what it shows.
@@ -94,6 +121,64 @@ class _RowsByContent(StylesCache):
         the cache holds no reference to its widget, which would make the two a cycle)."""
         self.finish: tuple[object, ...] | None = None
         """The widget's :func:`finish_key` while it draws (None: rows are not shared)."""
+        self.last: _LastDrawn | None = None
+        """How the widget's lines were last finished, kept until a whole refresh empties
+        the cache (a style, a size or a colour changed): what :meth:`finished_row`
+        finishes a changed row with, without Textual's reading of the widget."""
+
+    def render(self, styles: Any, size: Any, base_background: Any, background: Any,
+               render_content_line: Callable[[int], Strip], filters: Any,
+               border_title: Any, border_subtitle: Any, content_size: Any = None,
+               padding: Any = None, crop: Region | None = None, opacity: float = 1.0,
+               ansi_theme: Any = DEFAULT_TERMINAL_THEME, native_ansi: bool = False,
+               ) -> list[Strip]:
+        strips = super().render(styles, size, base_background, background,
+                                render_content_line, filters, border_title,
+                                border_subtitle, content_size=content_size, padding=padding,
+                                crop=crop, opacity=opacity, ansi_theme=ansi_theme,
+                                native_ansi=native_ansi)
+        self.last = _LastDrawn(  # after: a new width empties the cache as it draws
+            size, size if content_size is None else content_size,
+            styles.padding if padding is None else padding, base_background, background,
+            filters, border_title, border_subtitle, opacity, ansi_theme, native_ansi,
+            self.finish)
+        return strips
+
+    def clear(self) -> None:
+        super().clear()
+        self.last = None
+
+    def finished_row(self, widget: CachedLines, row: int) -> Strip | None:
+        """Content row ``row`` of ``widget`` (this cache's widget) finished as its last
+        drawing finished its lines, and kept as Textual's own cache keeps it; None when
+        there is no such drawing to follow (nothing drawn since the cache was emptied).
+        The row is returned with the widget's line filters applied (Textual keeps it
+        without: they are applied as it is drawn, and each strip keeps what a filter
+        made of it)."""
+        last = self.last
+        if last is None:
+            return None
+        styles = widget.styles
+        y = row + styles.gutter.top
+        title, subtitle = last.border_title, last.border_subtitle
+        if not 0 <= row < last.content_size.height:  # a border row: its title may be new
+            title = _title(widget._border_title, widget._get_title_style_information,
+                           last.base_background)
+            subtitle = _title(widget._border_subtitle,
+                              widget._get_subtitle_style_information, last.base_background)
+        self.keys, self.finish = widget._keys, last.finish
+        try:
+            strip = self.render_line(styles, y, last.size, last.content_size,
+                                     last.padding, last.base_background, last.background,
+                                     widget.render_line, title, subtitle, last.opacity,
+                                     last.ansi_theme, last.native_ansi)
+        finally:
+            self.keys = self.finish = None
+        self._cache[y] = strip
+        self._dirty_lines.discard(y)
+        for line_filter in last.filters:
+            strip = strip.apply_filter(line_filter, last.background)
+        return strip
 
     def render_line(self, styles: Any, y: int, size: Any, content_size: Any, padding: Any,
                     base_background: Any, background: Any,
@@ -151,6 +236,38 @@ class CachedLines(PaintedInTurn):
             self._refresh_lines(changed)
 
     def _refresh_lines(self, lines: list[int]) -> None:
+        """Have content rows ``lines`` drawn again: by :meth:`paint_rows` when the screen
+        is being brought up to date and painted in one go (it takes them), else by
+        Textual (:meth:`refresh_rows`)."""
+        if not queue_rows(self, lines):
+            self.refresh_rows(lines)
+
+    def paint_rows(self, rows: list[int], region: Region) -> str | None:
+        """What draws content rows ``rows`` on the terminal, the widget being shown whole
+        at ``region`` (screen cells) with nothing over it: each row finished as Textual
+        would finish it, and kept in Textual's cache as if Textual had drawn it. None
+        (and nothing done) when the widget has not been drawn since its cache was
+        emptied: then Textual draws them (:meth:`refresh_rows`)."""
+        cache = self._styles_cache
+        last = cache.last
+        if last is None or last.size != region.size:
+            return None
+        height = last.content_size.height
+        top = region.y + self.styles.gutter.top + 1  # the terminal counts from 1
+        left = region.x + 1
+        console = self.app.console
+        drawn: list[str] = []
+        for row in rows:
+            if row >= height:
+                break
+            strip = cache.finished_row(self, row)
+            if strip is None:
+                return None
+            drawn.append(f"\x1b[{top + row};{left}H")
+            drawn.append(strip.render(console))  # kept on the strip: seats share it
+        return "".join(drawn)
+
+    def refresh_rows(self, lines: list[int]) -> None:
         """Repaint ``lines`` (content rows), one region per run of adjacent lines.
 
         Each region spans the widget's whole width, border and padding included. Regions
@@ -176,6 +293,7 @@ class CachedLines(PaintedInTurn):
         """Colours come from CSS: a style change (theme, a class) redraws every line."""
         super().notify_style_update()
         self._role_styles.clear()
+        self._styles_cache.last = None
 
     def component_style(self, name: str) -> object:
         """The style of component class ``name``, looked up once per style change in

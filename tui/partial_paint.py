@@ -68,8 +68,47 @@ def chop_owners(compositor: Compositor) -> Owners:
 
 
 def forget_owners(compositor: Compositor) -> None:
-    """Drop what :func:`chop_owners` kept on ``compositor`` (its screen has closed)."""
+    """Drop what :func:`chop_owners` and :func:`shown_whole` kept on ``compositor`` (its
+    screen has closed)."""
     compositor.__dict__.pop("_chop_owners", None)
+    compositor.__dict__.pop("_shown_whole", None)
+
+
+def shown_whole(compositor: Compositor, widget: Widget) -> bool:
+    """Whether ``widget`` is drawn whole, with nothing over any of its cells: inside its
+    clip, and the front-most widget on every chop of its lines. Then what the compositor
+    sends for a line of it is that line as the widget draws it. Worked out once per
+    layout, like :func:`chop_owners`."""
+    visible = compositor.visible_widgets
+    cached: tuple[dict[Widget, Any], dict[Widget, bool]] | None = getattr(
+        compositor, "_shown_whole", None)
+    if cached is None or cached[0] is not visible:
+        cached = (visible, {})
+        compositor._shown_whole = cached  # type: ignore[attr-defined]
+    known = cached[1]
+    answer = known.get(widget)
+    if answer is None:
+        answer = known[widget] = _is_shown_whole(compositor, widget, visible)
+    return answer
+
+
+def _is_shown_whole(compositor: Compositor, widget: Widget,
+                    visible: dict[Widget, Any]) -> bool:
+    geometry = visible.get(widget)
+    if geometry is None:
+        return False
+    region, clip = geometry
+    if Region.intersection(region, clip) != region:
+        return False
+    owners = chop_owners(compositor)
+    left, right = region.column_span
+    for y in region.line_range:
+        if y >= len(owners):
+            return False
+        if any(owner is not widget for start, end, owner in owners[y]
+               if start < right and end > left):
+            return False
+    return True
 
 
 def _render_partial_update(self: Compositor) -> Any:

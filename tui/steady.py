@@ -32,20 +32,46 @@ and sending chat lines made about 20 whole-screen repaints a second on the one e
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
 
 from textual import events
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets._toast import ToastRack
 
+from tui.partial_paint import shown_whole
+
 ResultType = TypeVar("ResultType")
 
 _held_prompts: list[Widget] | None = None
 """The widgets whose prompts wait while a screen is brought up to date (see the module)."""
+
+
+class PaintsRows(Protocol):
+    """A widget that can draw some of its rows straight to the terminal
+    (:class:`~tui.cached_lines.CachedLines`)."""
+
+    def paint_rows(self, rows: list[int], region: Region) -> str | None: ...
+
+    def refresh_rows(self, rows: list[int]) -> None: ...
+
+
+_row_queue: list[tuple[PaintsRows, list[int]]] | None = None
+"""The rows widgets asked to have drawn while a screen is brought up to date, painted
+after the update by :meth:`SteadyScreen.paint_now` (None outside such an update)."""
+
+
+def queue_rows(widget: PaintsRows, rows: list[int]) -> bool:
+    """Leave ``rows`` of ``widget`` to the paint that ends the screen update under way;
+    False (nothing queued) when no update is under way."""
+    queue = _row_queue
+    if queue is None:
+        return False
+    queue.append((widget, rows))
+    return True
 
 
 class PaintedInTurn(Widget):
@@ -58,6 +84,11 @@ class PaintedInTurn(Widget):
             held.append(self)
             return
         super().check_idle()
+
+
+def _leave_to_textual(rows: Sequence[tuple[PaintsRows, list[int]]]) -> None:
+    for widget, lines in rows:
+        widget.refresh_rows(lines)
 
 
 def _needs_its_queue(widget: Widget) -> bool:
@@ -157,42 +188,102 @@ class SteadyScreen(Screen[ResultType]):
         """Run ``update`` (which changes what widgets show), then paint what it changed,
         now (:meth:`paint_now`); the prompts line widgets would have posted themselves
         meanwhile are posted only for those that still need anything."""
-        global _held_prompts
+        global _held_prompts, _row_queue
         held: list[Widget] = []
-        outer, _held_prompts = _held_prompts, held
+        rows: list[tuple[PaintsRows, list[int]]] = []
+        outer_held, outer_rows = _held_prompts, _row_queue
+        _held_prompts, _row_queue = held, rows
         try:
             update()
         finally:
-            _held_prompts = outer
+            _row_queue = outer_rows
             try:
-                self.paint_now()
+                self.paint_now(rows)
             finally:
+                _held_prompts = outer_held
                 for widget in dict.fromkeys(held):  # once each, in order
                     if _needs_its_queue(widget):
                         widget.check_idle()
 
-    def paint_now(self) -> bool:
+    def paint_now(self, rows: Sequence[tuple[PaintsRows, list[int]]] = ()) -> bool:
         """Draw the repaints this screen's widgets asked for, now, as the screen's update
-        timer would have; False (and nothing done) when something needs more than a
-        repaint: a layout, a scroll, a restyle, or the screen is not the one shown."""
+        timer would have, and ``rows`` (queued by widgets while the screen was brought up
+        to date) straight to the terminal where :meth:`_painted_rows` can; False when
+        something needs more than a repaint: a layout, a scroll, a restyle, or the screen
+        is not the one shown (then ``rows`` are left to Textual)."""
         app = self.app
         if (not self.is_current or app._batch_count or self._layout_required
                 or self._scroll_required or self._recompose_required):
+            _leave_to_textual(rows)
             return False
         repaint: list[Widget] = []
         for widget in self.walk_children(Widget):
             if (widget._layout_required or widget._scroll_required
                     or widget._refresh_styles_required or widget._recompose_required):
+                _leave_to_textual(rows)
                 return False
             if widget._repaint_required:
                 repaint.append(widget)
+        drawn = self._painted_rows(rows, repaint) if rows else ""
         for widget in repaint:
             widget._repaint_required = False
             if widget.display:
                 self._dirty_widgets.add(widget)
+        if drawn:
+            self._write_rows(drawn)
         if self._dirty_widgets or self._repaint_required:
             self._on_timer_update()
+        if drawn:  # one frame, with what the compositor drew if it drew anything
+            self.app._driver.flush()  # type: ignore[union-attr]
         return True
+
+    def _painted_rows(self, rows: Sequence[tuple[PaintsRows, list[int]]],
+                      repaint: list[Widget]) -> str:
+        """What draws ``rows`` on the terminal, skipping the compositor: each widget's
+        changed rows, each row as the widget finishes it (the seats at a table share
+        finished rows, and the terminal text Textual keeps on each). A widget that is not
+        shown whole with nothing over it, or cannot paint its rows itself, is refreshed
+        and added to ``repaint`` instead."""
+        app = self.app
+        if (app.screen is not self or not app._running or app._closed or app.is_headless
+                or app._driver is None or app.is_inline):  # under a dialog: composited
+            _leave_to_textual(rows)
+            repaint.extend(widget for widget, _rows in rows  # type: ignore[misc]
+                           if widget not in repaint)
+            return ""
+        wanted: dict[PaintsRows, set[int]] = {}
+        for widget, lines in rows:
+            wanted.setdefault(widget, set()).update(lines)
+        compositor = self._compositor
+        visible = compositor.visible_widgets
+        drawn: list[str] = []
+        for widget, lines in wanted.items():
+            geometry = visible.get(widget)  # type: ignore[call-overload]
+            text = None
+            if geometry is not None and shown_whole(compositor, widget):  # type: ignore[arg-type]
+                text = widget.paint_rows(sorted(lines), geometry[0])
+            if text is None:
+                widget.refresh_rows(sorted(lines))
+                if widget not in repaint:
+                    repaint.append(widget)  # type: ignore[arg-type]
+            else:
+                drawn.append(text)
+        return "".join(drawn)
+
+    def _write_rows(self, drawn: str) -> None:
+        """Write ``drawn`` as ``App._display`` writes a compositor's update: in a
+        synchronized update, the cursor put back where the app has it (the caller
+        flushes, once the compositor has written what it draws)."""
+        app = self.app
+        driver = app._driver
+        assert driver is not None
+        cursor = self.outer_size.clamp_offset(app.cursor_position)
+        app._begin_update()
+        try:
+            driver.write(f"{drawn}\x1b[{cursor.y + 1};{cursor.x + 1}H")
+        finally:
+            app._end_update()
+        app._previous_cursor_position = cursor
 
     def _screen_resized(self, size: Size) -> None:
         if size == self._laid_out_at:

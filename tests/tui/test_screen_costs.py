@@ -66,7 +66,7 @@ from engine.identity import Player
 from engine.tables import Table, TableOptions
 from tests.field_model import FieldModel
 from tests.tui.game_host import GameHost, make_table, running, settle
-from tui import styles
+from tui import cached_lines, styles
 from tui.app import MissionApp
 from tui.board import Countdown, ItemGrid
 from tui.cached_lines import CachedLines
@@ -610,8 +610,16 @@ async def picks_and_chat(table: Table, apps: list[MissionApp]) -> None:
     await asyncio.sleep(0.3)
 
 
+def through_the_compositor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Line widgets leave every changed row to Textual's compositor: a hub change's rows
+    would otherwise go straight to the terminal (``tests/tui/test_rows_painted.py``), and
+    the compositor's own path is what the test measures."""
+    monkeypatch.setattr(cached_lines, "queue_rows", lambda _widget, _rows: False)
+
+
 async def test_the_terminal_shows_what_a_whole_repaint_would_after_picks_and_chat(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    through_the_compositor(monkeypatch)
     asked: list[str] = []
     render_lines = Widget.render_lines
 
@@ -645,6 +653,7 @@ async def test_changed_lines_go_to_the_terminal_as_drawn_without_a_second_crop(
     """A line widget marks whole rows dirty, its border included. Marking only the content
     made the compositor crop every changed line short of the border before sending it: a
     new strip, segments split again, about a tenth of a screen update."""
+    through_the_compositor(monkeypatch)
     sending = [False]
     counts = Counter[str]()
     crop, render = Strip.crop, ChopsUpdate.render_segments

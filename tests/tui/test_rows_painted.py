@@ -1,0 +1,160 @@
+"""A hub change's changed rows go straight to the terminal, skipping the compositor, and
+the terminal shows what a whole repaint would, colours included.
+
+When a move reaches a seat, its line widgets know which of their rows changed
+(:class:`~tui.cached_lines.CachedLines`); a widget shown whole, with nothing over it,
+draws those rows itself and the screen sends them (``SteadyScreen.paint_now``). Anything
+else (a widget under a notification, one whose styles just changed, a screen under a
+dialog) is left to Textual's compositor. These tests compare, cell by cell, the terminal
+the frames were played into with one the whole screen was drawn into.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any
+
+import pyte
+import pytest
+from textual._compositor import Compositor
+
+from tests.tui.test_screen_costs import table_of_three
+from tui.app import MissionApp
+from tui.board import ItemGrid
+from tui.cached_lines import CachedLines
+from tui.partial_paint import shown_whole
+
+Cell = tuple[str, str, str, bool, bool]
+
+
+def cells(frames: str, size: tuple[int, int] = (100, 30)) -> list[list[Cell]]:
+    """Every cell of a terminal ``frames`` were played into: its text and colours."""
+    screen = pyte.Screen(*size)
+    pyte.Stream(screen).feed(frames)
+    return [[(char.data, char.fg, char.bg, char.bold, char.reverse)
+             for char in (screen.buffer[y][x] for x in range(size[0]))]
+            for y in range(size[1])]
+
+
+def terminal_cells(app: MissionApp) -> list[list[Cell]]:
+    return cells("".join(app._driver.frames))  # type: ignore[attr-defined]
+
+
+def whole_repaint_cells(app: MissionApp) -> list[list[Cell]]:
+    """The cells of a terminal that was sent the whole screen, drawn now."""
+    screen = app.screen
+    update = screen._compositor.render_full_update()
+    return cells("\x1b[2J" + update.render_segments(app.console))
+
+
+def compositor_updates(monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
+    """How many updates each app's compositor rendered (by the app's id())."""
+    counted: Counter[int] = Counter()
+    render_update = Compositor.render_update
+
+    def counting(compositor: Compositor, *args: Any, **kwargs: Any) -> Any:
+        update = render_update(compositor, *args, **kwargs)
+        if update is not None:
+            counted[id(compositor)] += 1
+        return update
+
+    monkeypatch.setattr(Compositor, "render_update", counting)
+    return counted
+
+
+def rows_drawn(monkeypatch: pytest.MonkeyPatch) -> Counter[str | int]:
+    """Rows line widgets drew themselves, by the widget's class name and by its app's
+    id()."""
+    counted: Counter[str | int] = Counter()
+    paint_rows = CachedLines.paint_rows
+
+    def counting(widget: CachedLines, rows: list[int], region: Any) -> str | None:
+        text = paint_rows(widget, rows, region)
+        if text is not None:
+            counted[type(widget).__name__] += len(rows)
+            counted[id(widget.app)] += len(rows)
+        return text
+
+    monkeypatch.setattr(CachedLines, "paint_rows", counting)
+    return counted
+
+
+async def test_a_pick_reaches_the_other_seats_as_their_changed_rows_without_the_compositor(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table_of_three("rows-straight") as (table, apps):
+        updates = compositor_updates(monkeypatch)
+        drawn = rows_drawn(monkeypatch)
+        for column in range(3):
+            lead = table.state.lead
+            others = [app for app in apps if app.session.seat != lead]  # type: ignore[union-attr]
+            before = {app: len(app._driver.frames) for app in others}  # type: ignore[union-attr]
+            next(app for app in apps if app.session.seat == lead).session.pick(  # type: ignore[union-attr]
+                column, 2)
+            for app in others:  # painted in the hub's call, in one frame, by the rows
+                assert len(app._driver.frames) == before[app] + 1  # type: ignore[union-attr]
+                assert updates[id(app.screen._compositor)] == 0
+            await asyncio.sleep(0.2)
+        assert drawn["ItemGrid"] >= 6 and drawn["GameLog"] >= 6
+        for app in apps:
+            assert terminal_cells(app) == whole_repaint_cells(app)
+
+
+async def test_rows_under_a_notification_are_left_to_the_compositor(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A notification covers the bottom right of the screen: the widgets it covers do not
+    draw their rows over it (the compositor draws what shows), the others still do."""
+    async with table_of_three("rows-under-toast") as (table, apps):
+        for app in apps:
+            app.notify("A long note that covers the corner of the screen for a while",
+                       timeout=30)
+        await asyncio.sleep(0.3)
+        covered = {app: [widget for widget in app.screen.query(CachedLines)
+                         if widget.region and not shown_whole(app.screen._compositor,
+                                                              widget)]
+                   for app in apps}
+        assert all(covered.values())  # the toast is over some line widget on each screen
+        updates = compositor_updates(monkeypatch)
+        for column in range(3):
+            by_seat = {app.session.seat: app for app in apps}  # type: ignore[union-attr]
+            by_seat[table.state.lead].session.pick(column, 1)  # type: ignore[union-attr]
+            await asyncio.sleep(0.2)
+            by_seat[table.state.guessers[0]].session.chat(f"so {column}")  # type: ignore[union-attr]
+            await asyncio.sleep(0.2)
+        assert sum(updates.values()) > 0
+        for app in apps:
+            assert "A long note" in "".join(row[0] for line in terminal_cells(app)
+                                            for row in line)
+            assert terminal_cells(app) == whole_repaint_cells(app)
+
+
+async def test_rows_follow_a_change_of_colours_and_wait_under_a_dialog(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the colours change (the theme; a widget's background just before a pick), a
+    widget draws no row before Textual has drawn it again with the new ones; under a
+    dialog the rows wait for the compositor."""
+    async with table_of_three("rows-restyled") as (table, apps):
+        by_seat = {app.session.seat: app for app in apps}  # type: ignore[union-attr]
+        watcher = by_seat[table.state.guessers[0]]
+        watcher.theme = "textual-light" if watcher.theme != "textual-light" else "nord"
+        await asyncio.sleep(0.3)
+        by_seat[table.state.lead].session.pick(0, 0)  # type: ignore[union-attr]
+        await asyncio.sleep(0.3)
+        assert terminal_cells(watcher) == whole_repaint_cells(watcher)
+        grid = watcher.screen.query_one(ItemGrid)
+        with watcher._context():
+            grid.styles.background = "darkred"  # then a pick in the same turn
+        by_seat[table.state.lead].session.pick(1, 3)  # type: ignore[union-attr]
+        await asyncio.sleep(0.3)
+        assert terminal_cells(watcher) == whole_repaint_cells(watcher)
+        watcher.call_later(watcher.action_help)
+        await asyncio.sleep(0.3)
+        assert type(watcher.screen).__name__ == "HelpScreen"
+        drawn = rows_drawn(monkeypatch)
+        by_seat[table.state.lead].session.pick(2, 0)  # type: ignore[union-attr]
+        await asyncio.sleep(0.3)
+        assert drawn[id(watcher)] == 0
+        assert all(drawn[id(app)] > 0 for app in apps if app is not watcher)
+        watcher.call_later(watcher.pop_screen)
+        await asyncio.sleep(0.3)
+        assert terminal_cells(watcher) == whole_repaint_cells(watcher)
