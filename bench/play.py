@@ -596,6 +596,13 @@ def _cell(row: dict[str, Any], name: str, fmt: str) -> str:
     return fmt.format(value)
 
 
+def over_target(value: float, target: float) -> str:
+    """``value`` (past ``target``) as a miss is printed: whole milliseconds, or one decimal
+    when whole ones would read as the target itself ("50 ms misses 50 ms")."""
+    shown = f"{value:.0f}"
+    return shown if float(shown) > target else f"{value:.1f}"
+
+
 def verdicts(rows: list[dict[str, Any]]) -> list[str]:
     out = []
     for row in rows:
@@ -604,7 +611,7 @@ def verdicts(rows: list[dict[str, Any]]) -> list[str]:
         for name, (target, unit) in TARGETS.items():
             value = row.get(name, float("nan"))
             if not value <= target:
-                shown = f"{value:.0f}" if unit == "ms" else f"{value:.2f}"
+                shown = over_target(value, target) if unit == "ms" else f"{value:.2f}"
                 out.append(f"{row['sessions']:.0f} sessions: {name} {shown} {unit} MISSES "
                            f"its target of {target:g} {unit}")
     return out or ["every figure within its target"]
