@@ -393,13 +393,22 @@ class MissionApp(App[str | None]):
                 self.app_focus = True
                 if await self._check_bindings(event.key, priority=True):
                     return
-                await focused.take_key(event)
                 screen = self.screen
+                if isinstance(screen, SteadyScreen) and focused.can_type_at_end(event):
+                    # typed and painted in one go, the cells straight to the terminal
+                    screen.update_then_paint(lambda: self._type_at_end(screen, focused, event))
+                    return
+                await focused.take_key(event)
                 if isinstance(screen, SteadyScreen):
                     screen.after_typing(focused)
                     screen.paint_now()
                 return
         await super().on_event(event)
+
+    @staticmethod
+    def _type_at_end(screen: SteadyScreen, field: QuietInput, event: events.Key) -> None:
+        field._type_at_end(event)
+        screen.after_typing(field)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "help":

@@ -25,6 +25,7 @@ from textual.widgets import Input
 from textual.widgets.input import Selection
 
 from engine.text import clean_text, inert
+from tui.steady import queue_rows
 from tui.styles import SharedComponentRichStyles
 
 
@@ -111,18 +112,8 @@ class QuietInput(SharedComponentRichStyles, Input):
         if not self._type_at_end(event):
             await self._on_key(event)
 
-    def _type_at_end(self, event: events.Key) -> bool:
-        """Type ``event``'s character after the text, the cursor at the end and in view,
-        and leave the field as Textual's typing would (its value, selection, virtual size,
-        the terminal's cursor, a ``Changed``), repainting the two cells that change: the
-        character where the cursor was, and the cursor after it (the compositor sends the
-        line from the field's first cell to the cursor). False (nothing done) for anything
-        else, which Textual types.
-
-        This is most keys typed into a plan or a chat line. Textual's typing sets the
-        value and then the selection, whose watchers repaint the whole field, post the
-        change, place the terminal's cursor and scroll the cursor into view (where it
-        already is): a quarter of a key's CPU, and every cell of the field sent again."""
+    def can_type_at_end(self, event: events.Key) -> bool:
+        """Whether :meth:`_type_at_end` types ``event`` (nothing is done here)."""
         char = event.character
         value = self.value
         if (not value or char is None or len(char) != 1 or not event.is_printable
@@ -134,12 +125,28 @@ class QuietInput(SharedComponentRichStyles, Input):
                 or self._initial_value or not self._cursor_visible or not self.has_focus
                 or self.scroll_offset.x or self.styles.auto_dimensions):
             return False
+        # Near the right edge the cursor would leave the view: Textual scrolls the field.
+        return cell_len(value) + 2 < self.scrollable_content_region.width
+
+    def _type_at_end(self, event: events.Key) -> bool:
+        """Type ``event``'s character after the text, the cursor at the end and in view,
+        and leave the field as Textual's typing would (its value, selection, virtual size,
+        the terminal's cursor, a ``Changed``), repainting the two cells that change: the
+        character where the cursor was, and the cursor after it (:meth:`paint_rows`, when
+        the screen paints them straight to the terminal). False (nothing done) for
+        anything else, which Textual types.
+
+        This is most keys typed into a plan or a chat line. Textual's typing sets the
+        value and then the selection, whose watchers repaint the whole field, post the
+        change, place the terminal's cursor and scroll the cursor into view (where it
+        already is): a quarter of a key's CPU, and every cell of the field sent again."""
+        if not self.can_type_at_end(event):
+            return False
+        value = self.value
         column = cell_len(value)  # the cursor's cell, where the character goes
-        if column + 2 >= self.scrollable_content_region.width:
-            return False  # the cursor would leave the view: Textual scrolls the field
         event.stop()
         event.prevent_default()
-        value += char
+        value += event.character  # type: ignore[operator]
         self.set_reactive(Input.value, value)
         self.set_reactive(Input.selection, Selection.cursor(len(value)))
         self.set_reactive(QuietInput.virtual_size, Size(column + 2, 1))  # text + cursor
@@ -147,9 +154,38 @@ class QuietInput(SharedComponentRichStyles, Input):
         if self.screen.selections:
             app.clear_selection()
         app.cursor_position = self.cursor_screen_offset
-        self.refresh(Region(column, 0, 2, 1))
+        self._typed_at = column
+        if not queue_rows(self, [0]):
+            self.refresh_rows([0])
         self.post_message(self.Changed(self, value, None))
         return True
+
+    _typed_at: int | None = None
+    """The cell a character was just typed into quietly, until it is painted."""
+
+    def paint_rows(self, rows: list[int], region: Region) -> str | None:
+        """What draws the two cells a character typed at the end changed (the field
+        shown whole at ``region``, nothing over it): the field's row finished by Textual's
+        cache, the two cells cut from it. None for anything else (Textual paints it)."""
+        column, self._typed_at = self._typed_at, None
+        if column is None or rows != [0]:
+            self._typed_at = column
+            return None
+        styles = self.styles
+        top, left = styles.gutter.top, styles.gutter.left
+        row = Region(0, top, region.width, 1)
+        self._styles_cache.set_dirty(row)
+        strip = self.render_lines(row)[0].crop(left + column, left + column + 2)
+        return (f"\x1b[{region.y + top + 1};{region.x + left + column + 1}H"
+                + strip.render(self.app.console))
+
+    def refresh_rows(self, rows: list[int]) -> None:
+        """Repaint the cells typed into (the whole field when none are known)."""
+        column, self._typed_at = self._typed_at, None
+        if column is None:
+            self.refresh()
+        else:
+            self.refresh(Region(column, 0, 2, 1))
 
     async def _on_key(self, event: events.Key) -> None:
         """A character is typed (Textual's own typing). Any other key is played here, as

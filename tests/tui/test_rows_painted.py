@@ -17,9 +17,10 @@ from typing import Any
 
 import pyte
 import pytest
+from textual import events
 from textual._compositor import Compositor
 
-from tests.tui.test_screen_costs import table_of_three
+from tests.tui.test_screen_costs import a_guesser_in_the_chat, table_of_three
 from tui.app import MissionApp
 from tui.board import ItemGrid
 from tui.cached_lines import CachedLines
@@ -158,3 +159,20 @@ async def test_rows_follow_a_change_of_colours_and_wait_under_a_dialog(
         watcher.call_later(watcher.pop_screen)
         await asyncio.sleep(0.3)
         assert terminal_cells(watcher) == whole_repaint_cells(watcher)
+
+
+async def test_a_character_typed_at_the_end_is_drawn_by_the_field_in_its_colours(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A character typed after the text reaches the terminal as the two cells it changes,
+    drawn by the field itself (no compositor), and the terminal shows what a whole
+    repaint would, the cursor's colours included."""
+    async with a_guesser_in_the_chat("typed-cells") as (guesser, chat):
+        guesser.post_message(events.Key("a", "a"))  # the first: the placeholder goes
+        await asyncio.sleep(0.1)
+        updates = compositor_updates(monkeypatch)
+        for char in "bcd":
+            guesser.post_message(events.Key(char, char))
+            await asyncio.sleep(0.05)
+        assert chat.value == "abcd"
+        assert updates[id(guesser.screen._compositor)] == 0
+        assert terminal_cells(guesser) == whole_repaint_cells(guesser)
