@@ -252,6 +252,8 @@ class CachedLines(PaintedInTurn):
         last = cache.last
         if last is None or last.size != region.size:
             return None
+        if self.auto_links and self.hover_style._link_id:
+            return None  # a link under the mouse: Textual styles it as it draws
         height = last.content_size.height
         top = region.y + self.styles.gutter.top + 1  # the terminal counts from 1
         left = region.x + 1
