@@ -12,15 +12,17 @@ the frames were played into with one the whole screen was drawn into.
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
-from typing import Any
 
 import pyte
 import pytest
 from textual import events
-from textual._compositor import Compositor
 
-from tests.tui.test_screen_costs import a_guesser_in_the_chat, table_of_three
+from tests.tui.test_screen_costs import (
+    a_guesser_in_the_chat,
+    compositor_updates,
+    rows_drawn,
+    table_of_three,
+)
 from tui.app import MissionApp
 from tui.board import ItemGrid
 from tui.cached_lines import CachedLines
@@ -47,58 +49,6 @@ def whole_repaint_cells(app: MissionApp) -> list[list[Cell]]:
     screen = app.screen
     update = screen._compositor.render_full_update()
     return cells("\x1b[2J" + update.render_segments(app.console))
-
-
-def compositor_updates(monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
-    """How many updates each app's compositor rendered (by the app's id())."""
-    counted: Counter[int] = Counter()
-    render_update = Compositor.render_update
-
-    def counting(compositor: Compositor, *args: Any, **kwargs: Any) -> Any:
-        update = render_update(compositor, *args, **kwargs)
-        if update is not None:
-            counted[id(compositor)] += 1
-        return update
-
-    monkeypatch.setattr(Compositor, "render_update", counting)
-    return counted
-
-
-def rows_drawn(monkeypatch: pytest.MonkeyPatch) -> Counter[str | int]:
-    """Rows line widgets drew themselves, by the widget's class name and by its app's
-    id()."""
-    counted: Counter[str | int] = Counter()
-    paint_rows = CachedLines.paint_rows
-
-    def counting(widget: CachedLines, rows: list[int], region: Any) -> str | None:
-        text = paint_rows(widget, rows, region)
-        if text is not None:
-            counted[type(widget).__name__] += len(rows)
-            counted[id(widget.app)] += len(rows)
-        return text
-
-    monkeypatch.setattr(CachedLines, "paint_rows", counting)
-    return counted
-
-
-async def test_a_pick_reaches_the_other_seats_as_their_changed_rows_without_the_compositor(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    async with table_of_three("rows-straight") as (table, apps):
-        updates = compositor_updates(monkeypatch)
-        drawn = rows_drawn(monkeypatch)
-        for column in range(3):
-            lead = table.state.lead
-            others = [app for app in apps if app.session.seat != lead]  # type: ignore[union-attr]
-            before = {app: len(app._driver.frames) for app in others}  # type: ignore[union-attr]
-            next(app for app in apps if app.session.seat == lead).session.pick(  # type: ignore[union-attr]
-                column, 2)
-            for app in others:  # painted in the hub's call, in one frame, by the rows
-                assert len(app._driver.frames) == before[app] + 1  # type: ignore[union-attr]
-                assert updates[id(app.screen._compositor)] == 0
-            await asyncio.sleep(0.2)
-        assert drawn["ItemGrid"] >= 6 and drawn["GameLog"] >= 6
-        for app in apps:
-            assert terminal_cells(app) == whole_repaint_cells(app)
 
 
 async def test_rows_under_a_notification_are_left_to_the_compositor(

@@ -780,13 +780,49 @@ async def test_the_seats_at_a_table_draw_each_line_they_share_once() -> None:
             assert all(a is b for a, b in zip(*finished, strict=True))
 
 
+def compositor_updates(monkeypatch: pytest.MonkeyPatch) -> Counter[int]:
+    """How many updates each app's compositor rendered (by the app's id())."""
+    counted: Counter[int] = Counter()
+    render_update = Compositor.render_update
+
+    def counting(compositor: Compositor, *args: Any, **kwargs: Any) -> Any:
+        update = render_update(compositor, *args, **kwargs)
+        if update is not None:
+            counted[id(compositor)] += 1
+        return update
+
+    monkeypatch.setattr(Compositor, "render_update", counting)
+    return counted
+
+
+def rows_drawn(monkeypatch: pytest.MonkeyPatch) -> Counter[str | int]:
+    """Rows line widgets drew themselves, by the widget's class name and by its app's
+    id()."""
+    counted: Counter[str | int] = Counter()
+    paint_rows = CachedLines.paint_rows
+
+    def counting(widget: CachedLines, rows: list[int], region: Any) -> str | None:
+        text = paint_rows(widget, rows, region)
+        if text is not None:
+            counted[type(widget).__name__] += len(rows)
+            counted[id(widget.app)] += len(rows)
+        return text
+
+    monkeypatch.setattr(CachedLines, "paint_rows", counting)
+    return counted
+
+
 async def test_a_pick_told_where_no_app_runs_is_on_the_other_seats_terminals_in_that_turn(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The hub tells a table of a move where no app's code runs (on the server, the
     journal's report that the move is on disk): each seat's screen is brought up to date
-    and painted right there, with no message through its app's queue."""
+    and painted right there, with no message through its app's queue, and its changed
+    rows go straight to the terminal, drawn by the line widgets, not the compositor
+    (``tests/tui/test_rows_painted.py``)."""
     async with table_of_three("paint-now") as (table, apps):
         queued = hub_changes_handled(monkeypatch)
+        updates = compositor_updates(monkeypatch)
+        drawn = rows_drawn(monkeypatch)
         for column in range(3):
             lead = table.state.lead
             others = [app for app in apps if app.session.seat != lead]  # type: ignore[union-attr]
@@ -795,10 +831,12 @@ async def test_a_pick_told_where_no_app_runs_is_on_the_other_seats_terminals_in_
                 column, 1)
             for app in others:  # no await since the pick: painted in the hub's call
                 assert len(app._driver.frames) == before[app] + 1  # type: ignore[union-attr]
+                assert updates[id(app.screen._compositor)] == 0
             await asyncio.sleep(0.3)
             for app in others:
                 assert len(app._driver.frames) == before[app] + 1  # type: ignore[union-attr]
         assert queued == []
+        assert drawn["ItemGrid"] >= 6 and drawn["GameLog"] >= 6
         for app in apps:
             assert terminal_text(app) == whole_repaint_text(app)
 
