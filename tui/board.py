@@ -353,8 +353,9 @@ class ItemGrid(CachedLines, can_focus=True):
                     text, style = " " + item, "current"
                 else:
                     text, style = " " + item, ""
-                # No gap between cells: the next cell's marker column is the gap.
-                fitted = _fit(text, cell)
+                # A cell is the marker's column, the item and a gap before the next
+                # cell's marker (an item that filled its cell touched a picked one's ●).
+                fitted = _fit(text, cell) if column == COLUMNS - 1 else _fit(text, cell - 1) + " "
                 parts.append((fitted, self._style(style)) if style else fitted)
             lines.append(Content.assemble(*parts))  # type: ignore[arg-type]
         return lines

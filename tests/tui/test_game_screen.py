@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 
@@ -858,3 +859,28 @@ async def test_the_points_of_a_wrong_stop_fit_one_line_at_80_columns() -> None:
         assert "stop token penalty" in text and "wrong guess" in text
         assert "…" not in "".join(line for line in text.splitlines() if "wrong" in line)
 
+
+
+async def test_a_marked_item_never_touches_the_item_before_it() -> None:
+    """A cell is the marker's column, then the item: an item that filled the rest of its
+    cell ran into the next cell's marker ("Bottomless Cup of Slime●Extension Cord"). Each
+    item now ends a cell before the next marker, at 80 and at 100 columns."""
+    def longest(grid: tuple[tuple[str, ...], ...]) -> int:
+        return max(len(item) for column in grid[:3] for item in column)
+
+    seed = next(f"long-{n}" for n in range(200)
+                if longest(make_table(3, seed=f"long-{n}").state().grid) >= 22)
+    for size in ((80, 24), (100, 30)):  # a cell of 19 and of 24
+        table = make_table(3, seed=seed)
+        lead = table.seat_session(table.lead)
+        grid = table.state().grid
+        lead.pick(0, 0)
+        for column in range(1, 4):  # each pick beside the longest item of the column before
+            lead.pick(column, max(range(4), key=lambda row: len(grid[column - 1][row])))
+        app = GameHost(table.seat_session(table.lead))
+        async with running([app], size=size):
+            rows = [line for line in screen_text(app).splitlines()
+                    if line[:3].strip() in ("1", "2", "3", "4") and ("●" in line or "▶" in line)]
+            assert len(rows) >= 3
+            for line in rows:
+                assert re.search(r"\S[●▶]", line) is None, line
