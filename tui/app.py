@@ -396,7 +396,8 @@ class MissionApp(App[str | None]):
                 screen = self.screen
                 if isinstance(screen, SteadyScreen) and focused.can_type_at_end(event):
                     # typed and painted in one go, the cells straight to the terminal
-                    screen.update_then_paint(lambda: self._type_at_end(screen, focused, event))
+                    screen.update_then_paint(lambda: self._type_after_text(screen, focused,
+                                                                           event))
                     return
                 await focused.take_key(event)
                 if isinstance(screen, SteadyScreen):
@@ -406,8 +407,9 @@ class MissionApp(App[str | None]):
         await super().on_event(event)
 
     @staticmethod
-    def _type_at_end(screen: SteadyScreen, field: QuietInput, event: events.Key) -> None:
-        field._type_at_end(event)
+    def _type_after_text(screen: SteadyScreen, field: QuietInput, event: events.Key) -> None:
+        """Type ``event`` after the field's text (it can) and update what shows it."""
+        field.type_at_end(event)
         screen.after_typing(field)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -142,6 +142,11 @@ class QuietInput(SharedComponentRichStyles, Input):
         already is): a quarter of a key's CPU, and every cell of the field sent again."""
         if not self.can_type_at_end(event):
             return False
+        self.type_at_end(event)
+        return True
+
+    def type_at_end(self, event: events.Key) -> None:
+        """:meth:`_type_at_end` for a key :meth:`can_type_at_end` has just accepted."""
         value = self.value
         column = cell_len(value)  # the cursor's cell, where the character goes
         event.stop()
@@ -158,7 +163,6 @@ class QuietInput(SharedComponentRichStyles, Input):
         if not queue_rows(self, [0]):
             self.refresh_rows([0])
         self.post_message(self.Changed(self, value, None))
-        return True
 
     _typed_at: int | None = None
     """The cell a character was just typed into quietly, until it is painted."""

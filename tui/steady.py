@@ -245,17 +245,14 @@ class SteadyScreen(Screen[ResultType]):
         shown whole with nothing over it, or cannot paint its rows itself, is refreshed
         and added to ``repaint`` instead."""
         app = self.app
-        if (app.screen is not self or not app._running or app._closed or app.is_headless
-                or app._driver is None or app.is_inline):  # under a dialog: composited
-            _leave_to_textual(rows)
-            repaint.extend(widget for widget, _rows in rows  # type: ignore[misc]
-                           if widget not in repaint)
-            return ""
+        direct = (app.screen is self and app._running and not app._closed  # not under a
+                  and not app.is_headless and app._driver is not None  # dialog, which
+                  and not app.is_inline)  # is composited with the screens it covers
         wanted: dict[PaintsRows, set[int]] = {}
         for widget, lines in rows:
             wanted.setdefault(widget, set()).update(lines)
         compositor = self._compositor
-        visible = compositor.visible_widgets
+        visible = compositor.visible_widgets if direct else {}
         drawn: list[str] = []
         for widget, lines in wanted.items():
             geometry = visible.get(widget)  # type: ignore[call-overload]
