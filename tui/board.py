@@ -18,13 +18,12 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from engine import hub
 from engine.rules import COLUMNS, ROWS, Phase, View
 from tui.board_text import Line
 from tui.cached_lines import CachedLines, keep_shared
-from tui.steady import PaintedInTurn, SteadyScreen
+from tui.steady import SteadyScreen
 from tui.timing import arrival_ms
 from tui.wake import wake_later
 
@@ -72,16 +71,21 @@ class Lines(CachedLines):
         self._made.clear()  # their colours came from the styles
 
 
-class Countdown(PaintedInTurn, Static):
+class Countdown(Lines):
     """Time left on the turn timer, drawn only when what it shows changes: whole minutes
     while more than two minutes are left, then steps of ten seconds, then every second for
-    the last ten. (A once-a-second tick on every seat of every table was most of the cost
-    of an idle player.)"""
+    the last ten, in the colour of a warning. (A once-a-second tick on every seat of every
+    table was most of the cost of an idle player.) A line widget, so that a step's row goes
+    straight to the terminal (:meth:`SteadyScreen.paint_now`): through the compositor, the
+    steps were about half of its work at 400 players."""
+
+    WIDTH = 8
+    """Cells the countdown fills (its width in ``game.tcss``): right-aligned, a cell spare."""
 
     deadline: reactive[float | None] = reactive(None, init=False)
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("", id=id)
+        super().__init__(id=id)
         self._timer: asyncio.TimerHandle | None = None
 
     def on_unmount(self) -> None:
@@ -93,7 +97,7 @@ class Countdown(PaintedInTurn, Static):
             self._timer.cancel()
             self._timer = None
         if deadline is None:
-            self.update("", layout=False)
+            self.lines = ()
             return
         self.tick()
 
@@ -103,8 +107,8 @@ class Countdown(PaintedInTurn, Static):
             return
         left_ms = max(0.0, self.deadline - hub.now_ms())
         text, step_s = countdown_text(left_ms)
-        self.update(text, layout=False)
-        self.set_class(left_ms <= 10_000, "-urgent")
+        role = "stop" if left_ms <= 10_000 else ""
+        self.lines = (((text.rjust(self.WIDTH - 1) + " ", role),),)
         if left_ms > 0:
             # wake when the shown text next changes
             wait_ms = left_ms - (math.ceil(left_ms / 1000 / step_s) - 1) * step_s * 1000

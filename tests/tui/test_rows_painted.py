@@ -12,6 +12,7 @@ the frames were played into with one the whole screen was drawn into.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pyte
 import pytest
@@ -22,10 +23,12 @@ from tests.tui.test_screen_costs import (
     compositor_updates,
     rows_drawn,
     table_of_three,
+    three_at_a_table,
 )
 from tui.app import MissionApp
-from tui.board import ItemGrid
+from tui.board import Countdown, ItemGrid
 from tui.cached_lines import CachedLines
+from tui.game_screen import GameScreen
 from tui.partial_paint import shown_whole
 
 Cell = tuple[str, str, str, bool, bool]
@@ -126,3 +129,32 @@ async def test_a_character_typed_at_the_end_is_drawn_by_the_field_in_its_colours
         assert chat.value == "abcd"
         assert updates[id(guesser.screen._compositor)] == 0
         assert terminal_cells(guesser) == whole_repaint_cells(guesser)
+
+
+async def test_the_countdown_draws_its_own_steps_and_turns_red_for_the_last_ten(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each step of the turn's countdown is one row the countdown draws itself, with no
+    compositor update (at 400 players the steps were about half of the compositor's work);
+    from ten seconds left it is drawn in the colour of a warning."""
+    monkeypatch.setattr(GameScreen, "BANNER_SECONDS", 0.2)
+    async with three_at_a_table("countdown-rows") as (hub, code, apps):
+        table = hub.tables[code]
+        table.options = replace(table.options, turn_seconds=12)
+        apps[0].session.start()  # type: ignore[union-attr]
+        await asyncio.sleep(0.5)
+        guesser = next(app for app in apps if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
+        guesser.post_message(events.Key("s", "s"))  # Stop!: the guessers' timer runs
+        await asyncio.sleep(0.6)  # the banner has come and gone
+        countdown = guesser.screen.query_one(Countdown)
+        assert countdown.plain.strip() == "⏱ 0:20"
+        x = countdown.region.x + countdown.plain.index("⏱")
+        calm = terminal_cells(guesser)[0][x]
+        updates, drawn = compositor_updates(monkeypatch), rows_drawn(monkeypatch)
+        await asyncio.sleep(2.6)  # from 0:20 through 0:10 to 0:09
+        assert countdown.plain.strip() == "⏱ 0:09"
+        assert drawn["Countdown"] >= 2 * len(apps)  # each app's countdown, each step
+        assert sum(updates.values()) == 0
+        urgent = terminal_cells(guesser)[0][x]
+        assert urgent[0] == calm[0] == "⏱" and urgent[1] != calm[1]  # red now
+        for app in apps:
+            assert terminal_cells(app) == whole_repaint_cells(app)
