@@ -82,7 +82,7 @@ class Countdown(Lines):
     WIDTH = 8
     """Cells the countdown fills (its width in ``game.tcss``): right-aligned, a cell spare."""
 
-    deadline: reactive[float | None] = reactive(None, init=False)
+    deadline: reactive[float | None] = reactive(None, repaint=False, init=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

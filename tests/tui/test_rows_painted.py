@@ -133,9 +133,9 @@ async def test_a_character_typed_at_the_end_is_drawn_by_the_field_in_its_colours
 
 async def test_the_countdown_draws_its_own_steps_and_turns_red_for_the_last_ten(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each step of the turn's countdown is one row the countdown draws itself, with no
-    compositor update (at 400 players the steps were about half of the compositor's work);
-    from ten seconds left it is drawn in the colour of a warning."""
+    """A new deadline, and each step of the turn's countdown, is one row the countdown
+    draws itself, with no compositor update (at 400 players the steps were about half of
+    the compositor's work); from ten seconds left it is drawn in the colour of a warning."""
     monkeypatch.setattr(GameScreen, "BANNER_SECONDS", 0.2)
     async with three_at_a_table("countdown-rows") as (hub, code, apps):
         table = hub.tables[code]
@@ -150,6 +150,14 @@ async def test_the_countdown_draws_its_own_steps_and_turns_red_for_the_last_ten(
         x = countdown.region.x + countdown.plain.index("⏱")
         calm = terminal_cells(guesser)[0][x]
         updates, drawn = compositor_updates(monkeypatch), rows_drawn(monkeypatch)
+        deadline = countdown.deadline
+        assert deadline is not None
+        with guesser._context():  # a new deadline, as a hub change brings one
+            guesser.screen.update_then_paint(
+                lambda: setattr(countdown, "deadline", deadline + 30_000))
+        assert countdown.plain.strip() == "⏱ 0:50" and drawn["Countdown"] == 1
+        with guesser._context():
+            guesser.screen.update_then_paint(lambda: setattr(countdown, "deadline", deadline))
         await asyncio.sleep(2.6)  # from 0:20 through 0:10 to 0:09
         assert countdown.plain.strip() == "⏱ 0:09"
         assert drawn["Countdown"] >= 2 * len(apps)  # each app's countdown, each step
