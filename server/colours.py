@@ -117,6 +117,36 @@ def fit_colours(frame: str, depth: str) -> str:
     return "".join(parts)
 
 
+_PIECES_KEPT = 2048
+"""Pieces of frames kept fitted, per depth (:func:`fit_pieces`)."""
+_PIECE_MAX = 4096
+"""Longer pieces (a whole screen from the compositor, seldom seen twice) are not kept."""
+_fitted_pieces: dict[str, dict[str, str]] = {COLOURS_16: {}, COLOURS_256: {}, NO_COLOUR: {}}
+
+
+def fit_pieces(pieces: list[str], depth: str) -> str:
+    """The frame written as ``pieces`` (each whole escape sequences), fitted to ``depth``
+    as :func:`fit_colours` fits it, each piece fitted once for every terminal of that
+    depth. The seats at a table are sent the same rows: each row's text is one string,
+    kept by Textual on the row's strip, so the second seat finds the first's fitted row
+    in the cache by the string's identity, its hash already made. (Fitted frame by
+    frame, each seat fitted its copy again: about 5% of the loop at 400 players.)"""
+    if depth == TRUE_COLOUR:
+        return "".join(pieces)
+    cache = _fitted_pieces[depth]
+    fitted: list[str] = []
+    for piece in pieces:
+        done = cache.get(piece)
+        if done is None:
+            done = fit_colours(piece, depth)
+            if len(piece) <= _PIECE_MAX:
+                if len(cache) >= _PIECES_KEPT:
+                    cache.clear()
+                cache[piece] = done
+        fitted.append(done)
+    return "".join(fitted)
+
+
 @lru_cache(maxsize=8192)
 def _fitted(params_text: str, depth: str) -> str:
     """One SGR sequence's parameters, fitted to ``depth`` (a frame repeats few styles)."""

@@ -18,7 +18,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from server.colours import fit_colours
+from server.colours import fit_pieces
 from server.input import now_ms
 
 if TYPE_CHECKING:
@@ -61,9 +61,8 @@ class SSHDriver(Driver):
     def flush(self) -> None:
         """Send the frame written since the last flush, as UTF-8, in one piece."""
         if self._buffer:
-            frame = "".join(self._buffer)
+            frame = fit_pieces(self._buffer, self._terminal.colours)
             self._buffer.clear()
-            frame = fit_colours(frame, self._terminal.colours)
             self._terminal.send(frame.encode("utf-8", "replace"))
 
     def start_application_mode(self) -> None:

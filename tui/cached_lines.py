@@ -242,7 +242,7 @@ class CachedLines(PaintedInTurn):
         if not queue_rows(self, lines):
             self.refresh_rows(lines)
 
-    def paint_rows(self, rows: list[int], region: Region) -> str | None:
+    def paint_rows(self, rows: list[int], region: Region) -> list[str] | None:
         """What draws content rows ``rows`` on the terminal, the widget being shown whole
         at ``region`` (screen cells) with nothing over it: each row finished as Textual
         would finish it, and kept in Textual's cache as if Textual had drawn it. None
@@ -267,7 +267,7 @@ class CachedLines(PaintedInTurn):
                 return None
             drawn.append(f"\x1b[{top + row};{left}H")
             drawn.append(strip.render(console))  # kept on the strip: seats share it
-        return "".join(drawn)
+        return drawn
 
     def refresh_rows(self, lines: list[int]) -> None:
         """Repaint ``lines`` (content rows), one region per run of adjacent lines.

@@ -167,7 +167,7 @@ class QuietInput(SharedComponentRichStyles, Input):
     _typed_at: int | None = None
     """The cell a character was just typed into quietly, until it is painted."""
 
-    def paint_rows(self, rows: list[int], region: Region) -> str | None:
+    def paint_rows(self, rows: list[int], region: Region) -> list[str] | None:
         """What draws the two cells a character typed at the end changed (the field
         shown whole at ``region``, nothing over it): the field's row finished by Textual's
         cache, the two cells cut from it. None for anything else (Textual paints it)."""
@@ -180,8 +180,8 @@ class QuietInput(SharedComponentRichStyles, Input):
         row = Region(0, top, region.width, 1)
         self._styles_cache.set_dirty(row)
         strip = self.render_lines(row)[0].crop(left + column, left + column + 2)
-        return (f"\x1b[{region.y + top + 1};{region.x + left + column + 1}H"
-                + strip.render(self.app.console))
+        return [f"\x1b[{region.y + top + 1};{region.x + left + column + 1}H"
+                + strip.render(self.app.console)]
 
     def refresh_rows(self, rows: list[int]) -> None:
         """Repaint the cells typed into (the whole field when none are known)."""

@@ -52,9 +52,11 @@ _held_prompts: list[Widget] | None = None
 
 class PaintsRows(Protocol):
     """A widget that can draw some of its rows straight to the terminal
-    (:class:`~tui.cached_lines.CachedLines`)."""
+    (:class:`~tui.cached_lines.CachedLines`): ``paint_rows`` gives the pieces of terminal
+    text that draw them, each whole escape sequences (a row's text is a piece of its own:
+    the driver fits each piece to the terminal's colours once for every seat)."""
 
-    def paint_rows(self, rows: list[int], region: Region) -> str | None: ...
+    def paint_rows(self, rows: list[int], region: Region) -> list[str] | None: ...
 
     def refresh_rows(self, rows: list[int]) -> None: ...
 
@@ -224,7 +226,7 @@ class SteadyScreen(Screen[ResultType]):
                 return False
             if widget._repaint_required:
                 repaint.append(widget)
-        drawn = self._painted_rows(rows, repaint) if rows else ""
+        drawn = self._painted_rows(rows, repaint) if rows else []
         for widget in repaint:
             widget._repaint_required = False
             if widget.display:
@@ -238,7 +240,7 @@ class SteadyScreen(Screen[ResultType]):
         return True
 
     def _painted_rows(self, rows: Sequence[tuple[PaintsRows, list[int]]],
-                      repaint: list[Widget]) -> str:
+                      repaint: list[Widget]) -> list[str]:
         """What draws ``rows`` on the terminal, skipping the compositor: each widget's
         changed rows, each row as the widget finishes it (the seats at a table share
         finished rows, and the terminal text Textual keeps on each). A widget that is not
@@ -256,28 +258,31 @@ class SteadyScreen(Screen[ResultType]):
         drawn: list[str] = []
         for widget, lines in wanted.items():
             geometry = visible.get(widget)  # type: ignore[call-overload]
-            text = None
+            pieces = None
             if geometry is not None and shown_whole(compositor, widget):  # type: ignore[arg-type]
-                text = widget.paint_rows(sorted(lines), geometry[0])
-            if text is None:
+                pieces = widget.paint_rows(sorted(lines), geometry[0])
+            if pieces is None:
                 widget.refresh_rows(sorted(lines))
                 if widget not in repaint:
                     repaint.append(widget)  # type: ignore[arg-type]
             else:
-                drawn.append(text)
-        return "".join(drawn)
+                drawn.extend(pieces)
+        return drawn
 
-    def _write_rows(self, drawn: str) -> None:
-        """Write ``drawn`` as ``App._display`` writes a compositor's update: in a
-        synchronized update, the cursor put back where the app has it (the caller
-        flushes, once the compositor has written what it draws)."""
+    def _write_rows(self, drawn: list[str]) -> None:
+        """Write ``drawn`` (pieces) as ``App._display`` writes a compositor's update: in
+        a synchronized update, the cursor put back where the app has it (the caller
+        flushes, once the compositor has written what it draws). Each piece is written
+        on its own, for the driver to fit it to the terminal's colours by itself."""
         app = self.app
         driver = app._driver
         assert driver is not None
         cursor = self.outer_size.clamp_offset(app.cursor_position)
         app._begin_update()
         try:
-            driver.write(f"{drawn}\x1b[{cursor.y + 1};{cursor.x + 1}H")
+            for piece in drawn:
+                driver.write(piece)
+            driver.write(f"\x1b[{cursor.y + 1};{cursor.x + 1}H")
         finally:
             app._end_update()
         app._previous_cursor_position = cursor

@@ -10,6 +10,7 @@ import pytest
 from engine.cards import load_deck
 from engine.hub import Hub
 from engine.rules import Phase
+from server import colours
 from server.cli import mission_app_factory
 from server.colours import (
     COLOURS_16,
@@ -19,6 +20,7 @@ from server.colours import (
     TRUE_COLOUR,
     colour_depth,
     fit_colours,
+    fit_pieces,
     strip_colour,
 )
 from tests.ssh.client import TermClient, until
@@ -78,6 +80,29 @@ def test_true_colour_is_brought_down_to_16_or_256_colours() -> None:
     assert "38;5;214;48;5;233mA" in eight_bit
     assert fit_colours(frame, TRUE_COLOUR) == frame
     assert fit_colours(frame, NO_COLOUR) == strip_colour(frame)
+
+
+def test_a_frame_s_pieces_are_fitted_as_the_frame_and_each_piece_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver fits a frame piece by piece (a row's text is a piece, the same string
+    for every seat at a table): the same text as the frame fitted whole, at every depth,
+    and a row sent to a second seat is not fitted again."""
+    row = "\x1b[1;38;2;254;166;43;48;2;18;18;18mA\x1b[0m\x1b[38;2;36;69;46mB\x1b[m"
+    pieces = ["\x1b[?2026h", "\x1b[3;5H", row, "\x1b[4;5H", row * 2, "\x1b[1;2H\x1b[?2026l"]
+    for depth in (COLOURS_16, COLOURS_256, NO_COLOUR, TRUE_COLOUR):
+        assert fit_pieces(pieces, depth) == fit_colours("".join(pieces), depth)
+    fitted: list[str] = []
+    fit_colours_of = colours.fit_colours
+
+    def counted(frame: str, depth: str) -> str:
+        fitted.append(frame)
+        return fit_colours_of(frame, depth)
+
+    monkeypatch.setattr(colours, "fit_colours", counted)
+    second_seat = ["\x1b[?2026h", "\x1b[3;5H", row, "\x1b[1;9H\x1b[?2026l"]
+    assert fit_pieces(second_seat, COLOURS_256) == fit_colours_of("".join(second_seat),
+                                                                  COLOURS_256)
+    assert row not in fitted and fitted == ["\x1b[1;9H\x1b[?2026l"]
 
 
 def test_16_colour_text_never_takes_its_backgrounds_colour() -> None:

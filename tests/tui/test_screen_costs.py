@@ -801,7 +801,7 @@ def rows_drawn(monkeypatch: pytest.MonkeyPatch) -> Counter[str | int]:
     counted: Counter[str | int] = Counter()
     paint_rows = CachedLines.paint_rows
 
-    def counting(widget: CachedLines, rows: list[int], region: Any) -> str | None:
+    def counting(widget: CachedLines, rows: list[int], region: Any) -> list[str] | None:
         text = paint_rows(widget, rows, region)
         if text is not None:
             counted[type(widget).__name__] += len(rows)
