@@ -12,8 +12,12 @@ It prints, for a table of four at 100x30:
   full lobby screen, and that screen's bytes;
 - a pick: CPU for the whole table (four apps) and per screen update, layout reflows;
 - a key typed into the plan input and into the chat: CPU and reflows;
-- a chat line seen by the table, a Stop!, a reveal;
+- a chat line seen by the table;
+- the turn passing to the reveals (the last guess hidden): CPU for the whole table;
+- a step of the turn's countdown on every seat;
 - a seated player who does nothing, with a turn timer running: CPU per second.
+
+Frames are fitted to a 256-colour terminal, as the server fits them for most clients.
 
     python -m bench.screens [--repeat 20]
 """
@@ -41,6 +45,7 @@ from engine.hub import Hub
 from engine.identity import Player
 from engine.rules import Phase
 from engine.tables import Table, TableOptions
+from server.colours import COLOURS_256, fit_pieces
 
 SIZE = (100, 30)
 TARGETS = {
@@ -68,7 +73,8 @@ class CountingDriver(Driver):
 
     def flush(self) -> None:
         if self._buffer:
-            self.bytes += len("".join(self._buffer).encode("utf-8", "replace"))
+            frame = fit_pieces(self._buffer, COLOURS_256)
+            self.bytes += len(frame.encode("utf-8", "replace"))
             self._buffer.clear()
             self.frames += 1
 
@@ -225,6 +231,8 @@ async def measure(repeat: int) -> dict[str, float]:
 
 
 async def _measure(hub: Hub, repeat: int) -> dict[str, float]:
+    from tui.board import Countdown
+
     figures: dict[str, float] = {}
     # The first apps of a process fill the process's shared caches (parsed stylesheets,
     # rule matches, stored rule values); a server has filled them with its first players.
@@ -249,6 +257,7 @@ async def _measure(hub: Hub, repeat: int) -> dict[str, float]:
     key_cpu: list[float] = []
     key_reflows: list[float] = []
     chat_cpu: list[float] = []
+    turn_cpu: list[float] = []
     for _round in range(repeat):
         if state().phase is Phase.GAME_OVER:
             break
@@ -263,10 +272,14 @@ async def _measure(hub: Hub, repeat: int) -> dict[str, float]:
             pick_reflows.append(reflows.count)
             updates = max(1, frames() - before)
             update_cpu.append(pick_cpu[-1] / updates)
-        for seat in state().guessers:
+        *first, last = state().guessers
+        for seat in first:
             by_seat[seat].driver.key("1", "1")
-        await until(lambda: state().phase is Phase.REVEALING)
         await quiet()
+        with cpu_ms(turn_cpu):  # the last guess hidden: the table turns to the reveals
+            by_seat[last].driver.key("1", "1")
+            await until(lambda: state().phase is Phase.REVEALING)
+            await quiet()
         for seat in state().guessers:
             await until(lambda s=seat: state().next_revealer == s)
             await quiet()
@@ -316,6 +329,7 @@ async def _measure(hub: Hub, repeat: int) -> dict[str, float]:
     figures["key in the plan input, CPU (ms)"] = statistics.median(key_cpu)
     figures["layout reflows per key"] = statistics.mean(key_reflows)
     figures["chat line to the table, CPU (ms)"] = statistics.median(chat_cpu)
+    figures["turn to the reveals, table of four (ms)"] = statistics.median(turn_cpu)
     if state().phase is not Phase.GAME_OVER:
         seats[0].app.session.end_game()  # or bots would play on for the seats that leave
     for seat in seats:
@@ -327,6 +341,17 @@ async def _measure(hub: Hub, repeat: int) -> dict[str, float]:
     with cpu_ms(idle):
         await asyncio.sleep(5.0)
     figures["idle seated player (ms CPU/s)"] = idle[0] / 5.0 / len(seats)
+    step_cpu: list[float] = []
+    loop = asyncio.get_running_loop()
+    for _step in range(repeat):  # the countdown's next step on every seat, 10 s sooner
+        with cpu_ms(step_cpu):
+            for seat in seats:
+                countdown = seat.app.screen.query_one(Countdown)
+                assert countdown.deadline is not None
+                countdown.set_reactive(Countdown.deadline, countdown.deadline - 10_000)
+                loop.call_soon(countdown._tick_in_turn)  # as its timer calls it
+            await quiet(0.1)
+    figures["countdown step, table of four (ms)"] = statistics.median(step_cpu)
     for seat in seats:
         await seat.stop()
     return figures
