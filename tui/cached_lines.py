@@ -26,7 +26,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tui.steady import PaintedInTurn, queue_rows
-from tui.styles import shared_component_style
+from tui.styles import place_match, shared_component_style
 
 
 def _key(content: Content) -> tuple[object, ...]:
@@ -216,6 +216,7 @@ class CachedLines(PaintedInTurn):
         self._keys: list[tuple[object, ...]] = []
         self._contents: list[Content] = []
         self._role_styles: dict[str, object] = {}
+        self._place_match: tuple[Any, ...] | None = None  # tui.styles.place_match
         self._pass_width: int | None = None  # the content width, while lines are drawn
         self._pass_style: Any = None  # the widget's visual style, while lines are drawn
         self._styles_cache = _RowsByContent()
@@ -295,14 +296,20 @@ class CachedLines(PaintedInTurn):
         """Colours come from CSS: a style change (theme, a class) redraws every line."""
         super().notify_style_update()
         self._role_styles.clear()
+        self._place_match = None
         self._styles_cache.last = None
 
     def component_style(self, name: str) -> object:
         """The style of component class ``name``, looked up once per style change in
-        the styles every player's widgets share."""
+        the styles every player's widgets share. The widget's place is read once per
+        style change for all its names (a focus moving restyles the grid: it read its
+        path from the app down for each of its six component classes)."""
         style = self._role_styles.get(name)
         if style is None:
-            style = self._role_styles[name] = shared_component_style(self, name)
+            match = self._place_match
+            if match is None:
+                match = self._place_match = place_match(self)
+            style = self._role_styles[name] = shared_component_style(self, name, match)
         return style
 
     def render_lines(self, crop: Region) -> list[Strip]:

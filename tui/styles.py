@@ -369,18 +369,26 @@ def _inline_key(widget: Widget) -> tuple[Any, ...]:
     return tuple(found)
 
 
-def shared_component_style(widget: Widget, name: str) -> VisualStyle:
+def shared_component_style(widget: Widget, name: str,
+                           match: tuple[Any, ...] | None = None) -> VisualStyle:
     """How ``widget``'s component class ``name`` looks, from one cache for the process.
 
     For widgets that set ``SHARED_COMPONENT_STYLES = True`` (then
     :func:`keep_component_nodes` gives them no virtual nodes of their own). The answer is
     what ``widget.get_visual_style(name)`` gives with Textual's own virtual node: a miss
-    makes one, styles it, asks, and lets it go."""
-    key = _place_key(widget, (name,))
+    makes one, styles it, asks, and lets it go. ``match``: the widget's
+    :func:`place_match`, if the caller keeps it (it is the costly part of the key)."""
+    key = _place_key(widget, (name,), match)
     style = _component_visuals.get(key)
     if style is None:
         style = _component_visuals[key] = _styled_once(widget, name)
     return style
+
+
+def place_match(widget: Widget) -> tuple[Any, ...]:
+    """The rule matches' key of ``widget``'s place (its path from the app down, as the
+    rules test it), good until the widget is next restyled."""
+    return _match_key(widget.app.stylesheet, widget)
 
 
 def _place_key(widget: Widget, names: tuple[str, ...],
@@ -454,7 +462,7 @@ class SharedComponentRichStyles:
         if styles is None:
             match = self._place_match
             if match is None:
-                match = self._place_match = _match_key(self.app.stylesheet, self)
+                match = self._place_match = place_match(self)
             try:
                 key = _place_key(self, names, match)
             except KeyError:

@@ -8,7 +8,7 @@ from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.strip import Strip
 
-from tui import cached_lines
+from tui import cached_lines, styles
 from tui.board import Lines
 from tui.cached_lines import CachedLines
 
@@ -160,3 +160,30 @@ async def test_a_line_made_before_a_style_change_is_made_again_in_the_new_colour
         lines.lines = (press, (("then ", ""), ("s", "key")))
         await pilot.pause()
         assert key_colour() == "Color(255, 0, 0)"
+
+
+async def test_a_restyled_widget_reads_its_place_once_for_all_its_component_classes(
+        monkeypatch) -> None:
+    """The key of a component style is the widget's path from the app down, as the rules
+    test it: read once per style change for every role a widget's lines use (a focus
+    moving restyles the grid, and it read its path again for each of its roles)."""
+    read: list[object] = []
+    match_key = styles._match_key
+
+    def counted(stylesheet: object, node: object, memo: object = None) -> object:
+        read.append(node)
+        return match_key(stylesheet, node, memo)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(styles, "_match_key", counted)
+    async with TintedApp().run_test(size=(40, 6)) as pilot:
+        lines = pilot.app.query_one(Tinted)
+        roles = tuple((f"{role} ", role) for role in ("key", "name", "dim", "warn"))
+        read.clear()
+        lines.lines = (roles,)  # the roles' styles are looked up as the lines are made
+        assert read == [lines]
+        lines.add_class("-alert")
+        await pilot.pause()
+        read.clear()
+        lines.lines = (roles, (("again", "key"),))
+        assert read == [lines]
+        assert str(lines._contents[1].spans[0].style.foreground) == "Color(255, 0, 0)"
