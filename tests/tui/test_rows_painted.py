@@ -131,6 +131,25 @@ async def test_a_character_typed_at_the_end_is_drawn_by_the_field_in_its_colours
         assert terminal_cells(guesser) == whole_repaint_cells(guesser)
 
 
+async def test_a_widget_s_own_repaints_are_drawn_by_the_widget_in_its_colours(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The focus moving (to the chat field and back to the board: both restyled, the key
+    bar's keys changed), the first character in a field, a Backspace: each widget that
+    asked for a repaint, shown whole, draws what it asked for itself, with no compositor
+    update, and the terminal shows what a whole repaint would, colours included."""
+    async with table_of_three("own-repaints") as (table, apps):
+        guesser = next(app for app in apps
+                       if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
+        updates = compositor_updates(monkeypatch)
+        for key, char in (("c", "c"), ("h", "h"), ("i", "i"), ("backspace", None),
+                          ("backspace", None), ("escape", None)):
+            guesser.post_message(events.Key(key, char))
+            await asyncio.sleep(0.15)
+            assert terminal_cells(guesser) == whole_repaint_cells(guesser), key
+        assert guesser.screen.query_one("#chat-input").has_focus is False
+        assert updates[id(guesser.screen._compositor)] == 0
+
+
 async def test_the_countdown_draws_its_own_steps_and_turns_red_for_the_last_ten(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A new deadline, and each step of the turn's countdown, is one row the countdown

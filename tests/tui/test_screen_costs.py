@@ -611,10 +611,12 @@ async def picks_and_chat(table: Table, apps: list[MissionApp]) -> None:
 
 
 def through_the_compositor(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Line widgets leave every changed row to Textual's compositor: a hub change's rows
-    would otherwise go straight to the terminal (``tests/tui/test_rows_painted.py``), and
-    the compositor's own path is what the test measures."""
+    """Every repaint goes through Textual's compositor: a hub change's rows, and a widget
+    shown whole that asked for a repaint, would otherwise go straight to the terminal
+    (``tests/tui/test_rows_painted.py``), and the compositor's own path is what the test
+    measures."""
     monkeypatch.setattr(cached_lines, "queue_rows", lambda _widget, _rows: False)
+    monkeypatch.setattr(SteadyScreen, "_painted_whole", lambda _screen: [])
 
 
 async def test_the_terminal_shows_what_a_whole_repaint_would_after_picks_and_chat(
