@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from dataclasses import replace
 from typing import Any
 
 import pyte
@@ -23,11 +22,11 @@ from textual.dom import DOMNode
 
 from tests.tui.test_screen_costs import (
     a_guesser_in_the_chat,
+    a_guesser_on_the_clock,
     compositor_updates,
     picks_and_chat,
     rows_drawn,
     table_of_three,
-    three_at_a_table,
 )
 from tui.app import MissionApp
 from tui.board import Countdown, ItemGrid
@@ -160,12 +159,7 @@ async def test_the_countdown_draws_its_own_steps_and_turns_red_for_the_last_ten(
     draws itself, with no compositor update (at 400 players the steps were about half of
     the compositor's work); from ten seconds left it is drawn in the colour of a warning."""
     monkeypatch.setattr(GameScreen, "BANNER_SECONDS", 0.2)
-    async with three_at_a_table("countdown-rows") as (hub, code, apps):
-        table = hub.tables[code]
-        table.options = replace(table.options, turn_seconds=12)
-        apps[0].session.start()  # type: ignore[union-attr]
-        await asyncio.sleep(0.5)
-        guesser = next(app for app in apps if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
+    async with a_guesser_on_the_clock("countdown-rows") as (_table, apps, guesser):
         guesser.post_message(events.Key("s", "s"))  # Stop!: the guessers' timer runs
         await asyncio.sleep(0.6)  # the banner has come and gone
         countdown = guesser.screen.query_one(Countdown)

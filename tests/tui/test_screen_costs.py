@@ -586,6 +586,21 @@ async def table_of_three(seed: str) -> AsyncIterator[tuple[Table, list[MissionAp
         yield hub.tables[code], apps
 
 
+@asynccontextmanager
+async def a_guesser_on_the_clock(seed: str
+                                 ) -> AsyncIterator[tuple[Table, list[MissionApp], MissionApp]]:
+    """Three players' apps at a table whose game has started with a 12-second turn timer:
+    the table, the apps and the first guesser's app."""
+    async with three_at_a_table(seed) as (hub, code, apps):
+        table = hub.tables[code]
+        table.options = replace(table.options, turn_seconds=12)
+        apps[0].session.start()  # type: ignore[union-attr]
+        await asyncio.sleep(0.5)
+        guesser = next(app for app in apps
+                       if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
+        yield table, apps, guesser
+
+
 def terminal_text(app: MissionApp, size: tuple[int, int] = (100, 30)) -> list[str]:
     """What the player's terminal shows: every frame sent, played into a terminal."""
     screen = pyte.Screen(*size)
@@ -900,13 +915,8 @@ async def test_a_banner_s_end_and_the_countdown_s_steps_are_painted_in_their_own
     the turn's countdown, are painted where their timers call, not by the screen's update
     timer after the widgets' queues have woken."""
     monkeypatch.setattr(GameScreen, "BANNER_SECONDS", 0.3)
-    async with three_at_a_table("banner-end") as (hub, code, apps):
-        table = hub.tables[code]
-        table.options = replace(table.options, turn_seconds=12)
-        apps[0].session.start()  # type: ignore[union-attr]
-        await asyncio.sleep(0.5)
+    async with a_guesser_on_the_clock("banner-end") as (_table, apps, guesser):
         updates_by = screen_updates_by(monkeypatch)
-        guesser = next(app for app in apps if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
         guesser.post_message(events.Key("s", "s"))
         await asyncio.sleep(0.15)
         assert "STOP!" in terminal_text(apps[0])[0]
