@@ -285,8 +285,7 @@ class SteadyScreen(Screen[ResultType]):
         dirty = self._dirty_widgets
         app = self.app
         if (not dirty or self._layout_required or self._scroll_required
-                or self._repaint_required or app._batch_count or not self.is_current
-                or not self._writes_itself()):
+                or self._repaint_required or app._batch_count or not self._writes_itself()):
             return []
         compositor = self._compositor
         visible = compositor.visible_widgets
