@@ -26,7 +26,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tui.steady import PaintedInTurn, queue_rows
-from tui.styles import place_match, shared_component_style
+from tui.styles import KeepsItsPlace, shared_component_style
 
 
 def _key(content: Content) -> tuple[object, ...]:
@@ -201,7 +201,7 @@ class _RowsByContent(StylesCache):
         return strip
 
 
-class CachedLines(PaintedInTurn):
+class CachedLines(KeepsItsPlace, PaintedInTurn):
     """Lines of :class:`Content`, top to bottom, each drawn once (Textual's line API).
 
     Strips are kept by what they show, not where: when a log scrolls by one line, every
@@ -216,7 +216,6 @@ class CachedLines(PaintedInTurn):
         self._keys: list[tuple[object, ...]] = []
         self._contents: list[Content] = []
         self._role_styles: dict[str, object] = {}
-        self._place_match: tuple[Any, ...] | None = None  # tui.styles.place_match
         self._pass_width: int | None = None  # the content width, while lines are drawn
         self._pass_style: Any = None  # the widget's visual style, while lines are drawn
         self._styles_cache = _RowsByContent()
@@ -296,7 +295,6 @@ class CachedLines(PaintedInTurn):
         """Colours come from CSS: a style change (theme, a class) redraws every line."""
         super().notify_style_update()
         self._role_styles.clear()
-        self._place_match = None
         self._styles_cache.last = None
 
     def component_style(self, name: str) -> object:
@@ -306,10 +304,8 @@ class CachedLines(PaintedInTurn):
         path from the app down for each of its six component classes)."""
         style = self._role_styles.get(name)
         if style is None:
-            match = self._place_match
-            if match is None:
-                match = self._place_match = place_match(self)
-            style = self._role_styles[name] = shared_component_style(self, name, match)
+            style = self._role_styles[name] = shared_component_style(
+                self, name, self.kept_place_match())
         return style
 
     def render_lines(self, crop: Region) -> list[Strip]:

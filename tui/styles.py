@@ -440,29 +440,40 @@ def _virtual_nodes(widget: Widget, names: Sequence[str]) -> Iterator[None]:
 _component_rich: LRUCache[tuple[Any, ...], tuple[Any, Any]] = LRUCache(4096)
 
 
-class SharedComponentRichStyles:
-    """Mixed in (first) to a Textual widget that draws its parts with
-    ``get_component_rich_style`` (an ``Input``'s cursor, placeholder and selection): those
-    styles come from one cache for the process, and the widget holds no virtual nodes
-    (:func:`keep_component_nodes`). Not a ``Widget`` itself: Textual takes a widget's CSS
-    type names from its first base that is one."""
+class KeepsItsPlace:
+    """Mixed in (first) to a Textual widget that looks up its component styles in the
+    process's caches: the costly part of their key, the widget's :func:`place_match`, is
+    read once and kept until the widget is restyled. Not a ``Widget`` itself: Textual
+    takes a widget's CSS type names from its first base that is one."""
 
-    SHARED_COMPONENT_STYLES = True
     _place_match: tuple[Any, ...] | None = None
-    """The rule matches' key of the widget's place, kept until it is restyled (Textual
-    empties ``_rich_style_cache`` on every repaint: every key typed into a field)."""
 
     def notify_style_update(self: Any) -> None:
         self._place_match = None  # restyled: its place may have changed
         super().notify_style_update()
 
+    def kept_place_match(self: Any) -> tuple[Any, ...]:
+        """The widget's :func:`place_match`, read once per style change."""
+        match = self._place_match
+        if match is None:
+            match = self._place_match = place_match(self)
+        return match
+
+
+class SharedComponentRichStyles(KeepsItsPlace):
+    """Mixed in (first) to a Textual widget that draws its parts with
+    ``get_component_rich_style`` (an ``Input``'s cursor, placeholder and selection): those
+    styles come from one cache for the process, and the widget holds no virtual nodes
+    (:func:`keep_component_nodes`). Its place is kept until it is restyled (Textual
+    empties ``_rich_style_cache`` on every repaint: every key typed into a field)."""
+
+    SHARED_COMPONENT_STYLES = True
+
     def get_component_rich_style(self: Any, *names: str, partial: bool = False,
                                  default: RichStyle | None = None) -> RichStyle:
         styles = self._rich_style_cache.get(names)  # emptied on every restyle and repaint
         if styles is None:
-            match = self._place_match
-            if match is None:
-                match = self._place_match = place_match(self)
+            match = self.kept_place_match()
             try:
                 key = _place_key(self, names, match)
             except KeyError:
