@@ -38,6 +38,7 @@ from engine.journal_writer import JournalWriter, Write
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no advisory lock, one server by trust
+    # mypy: the module or None where it does not exist (checked before each use)
     fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)

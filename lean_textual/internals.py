@@ -298,19 +298,20 @@ def empty_style_caches(widget: Widget) -> None:
 
 def rich_style_cache(widget: Widget) -> dict[Any, Any]:
     """``widget``'s cache of component rich styles (emptied on each restyle and repaint)."""
-    return widget._rich_style_cache  # type: ignore[return-value]  (an LRUCache: get/set)
+    return widget._rich_style_cache
 
 
 # -- DOM nodes and styles ---------------------------------------------------------------
 
 
-def component_classes(node: DOMNode) -> set[str]:
+def component_classes(node: DOMNode) -> frozenset[str]:
     """The component classes ``node``'s class declares (with those of its bases)."""
     return node._get_component_classes()
 
 
 def component_styles(node: DOMNode) -> dict[str, StylesBase]:
     """``node``'s styles per component class (Textual's own dict: changed in place)."""
+    # mypy: Textual types it as dict[str, RenderStyles]; its values are styles to set
     return node._component_styles  # type: ignore[return-value]
 
 
@@ -330,7 +331,7 @@ def node_mounted(node: DOMNode) -> bool:
     return node._is_mounted
 
 
-def rules_of(styles: StylesBase) -> RulesMap:
+def rules_of(styles: Styles) -> RulesMap:
     """The rules a styles object holds (Textual's own dict)."""
     return styles._rules
 
@@ -395,6 +396,7 @@ def replace_rule_parsing(make: Callable[[ParseRules], ParseRules]) -> None:
     """``Stylesheet._parse_rules`` becomes ``make(Textual's)``. Works around every app
     parsing the same CSS again (Textual keeps one stylesheet per app); retire with a
     process-wide cache of parsed CSS in Textual."""
+    # mypy: a patch of Textual's class is an assignment to a method
     Stylesheet._parse_rules = make(Stylesheet._parse_rules)  # type: ignore[method-assign]
 
 
@@ -402,7 +404,8 @@ def replace_component_restyle(restyle: Callable[[Stylesheet, DOMNode], None]) ->
     """``Stylesheet._process_component_classes`` becomes ``restyle``. Works around Textual
     making new virtual nodes (each a reference cycle) on every restyle; retire when
     Textual restyles its component nodes in place."""
-    Stylesheet._process_component_classes = restyle  # type: ignore[method-assign]
+    # mypy: a patch of Textual's class is an assignment to a method (a plain function)
+    Stylesheet._process_component_classes = restyle  # type: ignore[method-assign,assignment]
 
 
 def component_restyle_replaced() -> bool:
@@ -671,6 +674,7 @@ TEXTUAL_DISPATCH_SEARCH = MessagePump._get_dispatch_methods
 def replace_dispatch_search(search: Callable[..., Iterator[Any]]) -> None:
     """``MessagePump._get_dispatch_methods`` becomes ``search``. Works around Textual
     walking both class hierarchies for every message; retire when Textual caches it."""
+    # mypy: a patch of Textual's class is an assignment to a method
     MessagePump._get_dispatch_methods = search  # type: ignore[method-assign]
 
 
@@ -734,6 +738,7 @@ def make_strip_caches_lazy() -> None:
     for name, slot, cache in zip(STRIP_CACHES, slots, caches, strict=True):
         assert isinstance(cache, FIFOCache)
         setattr(Strip, name, _CacheOnFirstUse(slot, cache._maxsize))
+    # mypy: a patch of Textual's class is an assignment to a method
     Strip.__init__ = _lean_strip_init  # type: ignore[method-assign]
 
 
@@ -802,7 +807,7 @@ def clear_inner_outer_cache() -> None:
     """Empty ``StylesCache.get_inner_outer``'s ``lru_cache``, whose keys hold up to 1,024
     widgets' style caches (each with its strips) after their apps have gone. Retire with
     Textualize/textual#6665 (the ``lru_cache`` on a method)."""
-    StylesCache.get_inner_outer.cache_clear()  # type: ignore[attr-defined]
+    StylesCache.get_inner_outer.cache_clear()
 
 
 # -- the SSH runtime --------------------------------------------------------------------
@@ -815,7 +820,8 @@ class XTermParserWithoutKeyCache(XTermParser):
     when the cache no longer sits on a method (as Textualize/textual#6665 asks of
     ``get_inner_outer``)."""
 
-    _parse_extended_key = XTermParser._parse_extended_key.__wrapped__  # type: ignore[attr-defined]
+    # mypy: the function Textual's lru_cache wraps, in place of the cached one
+    _parse_extended_key = XTermParser._parse_extended_key.__wrapped__  # type: ignore[assignment]
 
 
 def driver_app(driver: Driver) -> App[Any]:
@@ -848,6 +854,7 @@ def on_exit_renderables(app: App[Any], collect: Callable[[list[RenderableType]],
         collect(list(renderables))
         renderables.clear()
 
+    # mypy: a per-app replacement is an assignment to a method
     app._print_error_renderables = print_error_renderables  # type: ignore[method-assign]
 
 
@@ -873,6 +880,7 @@ def showing(notifications: Notifications) -> dict[str, Notification]:
 def wrap_notification_refresh(app: App[Any], wrap: Callable[[Callable[[], None]],
                                                              Callable[[], None]]) -> None:
     """``app``'s refresh of its toasts becomes ``wrap(Textual's)``."""
+    # mypy: a per-app replacement is an assignment to a method
     app._refresh_notifications = wrap(app._refresh_notifications)  # type: ignore[method-assign]
 
 

@@ -93,6 +93,7 @@ def install() -> None:
     if _installed:
         return
     make_strip_caches_lazy()
+    # mypy: a patch of Textual's class is an assignment to a method
     Strip.divide = _divide  # type: ignore[method-assign]
     Strip.crop_extend = _crop_extend  # type: ignore[method-assign]
     Strip.apply_filter = _apply_filter  # type: ignore[method-assign]

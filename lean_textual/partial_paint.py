@@ -65,6 +65,7 @@ def chop_owners(compositor: Compositor) -> Owners:
         line = taken[y]
         owners.append([(start, end, line[start])
                        for start, end in pairwise(line_cuts) if start in line])
+    # mypy: our own attribute, kept on the compositor (see the docstring)
     compositor._chop_owners = (visible, owners)  # type: ignore[attr-defined]
     return owners
 
@@ -86,6 +87,7 @@ def shown_whole(compositor: Compositor, widget: Widget) -> bool:
         compositor, "_shown_whole", None)
     if cached is None or cached[0] is not visible:
         cached = (visible, {})
+        # mypy: our own attribute, kept on the compositor (see chop_owners)
         compositor._shown_whole = cached  # type: ignore[attr-defined]
     known = cached[1]
     answer = known.get(widget)
@@ -141,5 +143,6 @@ def install() -> None:
     if _installed:
         return
     door.check_compositor()
+    # mypy: a patch of Textual's class is an assignment to a method
     Compositor.render_partial_update = _render_partial_update  # type: ignore[method-assign]
     _installed = True

@@ -33,7 +33,7 @@ and sending chat lines made about 20 whole-screen repaints a second on the one e
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from textual import events
 from textual.geometry import Region, Size
@@ -310,15 +310,16 @@ class SteadyScreen(ScreenHooks, Screen[ResultType]):
         compositor = door.compositor_of(self)
         visible = compositor.visible_widgets if direct else {}
         drawn: list[str] = []
-        for widget, lines in wanted.items():
-            geometry = visible.get(widget)  # type: ignore[call-overload]
+        for widget, wanted_rows in wanted.items():
+            shown = cast(Widget, widget)  # a widget that paints rows (PaintsRows)
+            geometry = visible.get(shown)
             pieces = None
-            if geometry is not None and shown_whole(compositor, widget):  # type: ignore[arg-type]
-                pieces = widget.paint_rows(sorted(lines), geometry[0])
+            if geometry is not None and shown_whole(compositor, shown):
+                pieces = widget.paint_rows(sorted(wanted_rows), geometry[0])
             if pieces is None:
-                widget.refresh_rows(sorted(lines))
-                if widget not in repaint:
-                    repaint.append(widget)  # type: ignore[arg-type]
+                widget.refresh_rows(sorted(wanted_rows))
+                if shown not in repaint:
+                    repaint.append(shown)
             else:
                 drawn.extend(pieces)
         return drawn

@@ -106,6 +106,7 @@ def _sharing_parse(parse_one: door.ParseRules) -> door.ParseRules:
                 _parsed[key] = rules
         return rules
 
+    # mypy: a mark on the patched function (installed once), which mypy cannot type
     parse_rules._shared = True  # type: ignore[attr-defined]
     return parse_rules
 
@@ -143,6 +144,7 @@ def keep_component_nodes() -> None:
         if changed:
             node.refresh()
 
+    # mypy: a mark on the patched function (installed once), which mypy cannot type
     process_component_classes._kept = True  # type: ignore[attr-defined]
     door.replace_component_restyle(process_component_classes)
 
@@ -241,9 +243,11 @@ def share_rule_matches() -> None:
         elif not (animate and rules == door.rules_of(node.styles.base)):  # Textual's return
             _replace_rules(node, rules)
 
+    # mypy: marks on the patched functions (installed once, compared by tests)
     apply._shared = True  # type: ignore[attr-defined]
-    apply._unshared = apply_one  # type: ignore[attr-defined]  (tests compare with it)
-    remember_rules._textual = replace_rules  # type: ignore[attr-defined]  (and with it)
+    apply._unshared = apply_one  # type: ignore[attr-defined]  # tests compare with it
+    remember_rules._textual = replace_rules  # type: ignore[attr-defined]  # and with it
+    # mypy: a patch of Textual's class is an assignment to a method
     Stylesheet.apply = apply  # type: ignore[method-assign]
     Stylesheet.replace_rules = classmethod(remember_rules)  # type: ignore[method-assign,assignment]
 
@@ -268,7 +272,7 @@ def _stored_value(key: str, value: object) -> object:
     blank = Styles()
     try:
         setattr(blank, key, value)
-        stored = door.rules_of(blank).get(key)  # type: ignore[misc]
+        stored = door.rules_of(blank).get(key)
     except Exception:  # then the setter decides, as it always did
         stored = None
     if not isinstance(stored, _SHAREABLE):
@@ -291,14 +295,15 @@ def _replace_rules(node: DOMNode, rules: RulesMap) -> None:
     stored = False
     mounted = door.node_mounted(node)
     for key in current.keys() | rules.keys():
-        value = rules.get(key)  # type: ignore[misc]
-        if current.get(key) == value:  # type: ignore[misc]
+        value = rules.get(key)
+        if current.get(key) == value:
             continue
         direct = None
         if value is not None and not mounted and key in _PLAIN and not (
                 key in _SCROLLBAR_COLOURS and _shows_scrollbars(node)):
             direct = _stored_value(key, value)
         if direct is not None:
+            # mypy: RulesMap is a TypedDict; key is one of its names (_PLAIN holds only those)
             current[key] = direct  # type: ignore[literal-required]
             stored = True
         else:
@@ -328,6 +333,7 @@ def _inline_key(widget: Widget) -> tuple[Any, ...]:
     for depth, node in enumerate(widget.ancestors_with_self):
         rules = door.rules_of(node.styles.inline)
         if rules:
+            # mypy: RulesMap is a TypedDict; _VISUAL_RULES holds only its names
             found.append((depth, *((name, rules[name]) for name in _VISUAL_RULES  # type: ignore[literal-required]
                                    if name in rules)))
     return tuple(found)
@@ -410,11 +416,11 @@ class KeepsItsPlace:
 
     def notify_style_update(self: Any) -> None:
         self._place_match = None  # restyled: its place may have changed
-        super().notify_style_update()
+        super().notify_style_update()  # type: ignore[misc]  # a mixin: the widget has it
 
     def kept_place_match(self: Any) -> tuple[Any, ...]:
         """The widget's :func:`place_match`, read once per style change."""
-        match = self._place_match
+        match: tuple[Any, ...] | None = self._place_match
         if match is None:
             match = self._place_match = place_match(self)
         return match
