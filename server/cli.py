@@ -120,10 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mission-impractical", description="Mission Impractical, over SSH.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     data = argparse.ArgumentParser(add_help=False)
-    data.add_argument("--data-dir", type=Path,
-                      default=Path(_env("MI_DATA_DIR") or default_data_dir()),
-                      help=f"where the game journal and host key live (default "
-                           f"{default_data_dir()}) [MI_DATA_DIR]")
+    data_dir = Path(_env("MI_DATA_DIR") or default_data_dir())
+    data.add_argument("--data-dir", type=Path, default=data_dir,
+                      help=f"where the game journal and host key live (here: {data_dir})"
+                           " [MI_DATA_DIR]")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve = commands.add_parser("serve", parents=[data], help="run the SSH game server")
     serve.add_argument("--host", default=_env("MI_HOST", ""),
