@@ -51,7 +51,7 @@ class TableOptions:
         if not 0 <= self.stop_tie_window_ms <= 2000:
             raise IllegalAction("the stop tie window is 0 to 2000 ms")
         if not (self.turn_seconds == 0 or 15 <= self.turn_seconds <= 600):
-            raise IllegalAction("turn timers are off, or 15 to 600 seconds")
+            raise IllegalAction("a turn timer is off (0) or 15 to 600 seconds")
         if not rules.MIN_PLAYERS <= self.max_seats <= MAX_SEATS:
             raise IllegalAction(f"a table seats {rules.MIN_PLAYERS} to {MAX_SEATS}")
         return self

@@ -74,7 +74,7 @@ class GameScreen(TableStage):
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (32, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "shout", "Stop! (shout before the 4th item is down)", key_display="S"),
+        Binding("s", "shout", "Stop! (shout before the 4th item is down)"),
         Binding("exclamation_mark", "shout", "Stop! (shout before the 4th item is down)",
                 show=False),
         *_number_bindings(),
