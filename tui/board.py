@@ -21,11 +21,11 @@ from textual.reactive import reactive
 
 from engine import hub
 from engine.rules import COLUMNS, ROWS, Phase, View
+from lean_textual.cached_lines import CachedLines, keep_shared
+from lean_textual.steady import SteadyScreen
+from lean_textual.wake import wake_later
 from tui.board_text import Line
-from tui.cached_lines import CachedLines, keep_shared
-from tui.steady import SteadyScreen
 from tui.timing import arrival_ms
-from tui.wake import wake_later
 
 ROLES = ("title", "name", "me", "key", "card", "secret", "stop", "stop-key", "lead", "warn",
          "dim", "good", "bad", "plan")

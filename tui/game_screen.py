@@ -27,6 +27,7 @@ from engine.rules import IllegalAction, Phase, View
 from engine.session import Session
 from engine.tables import TableView, now_ms
 from engine.text import plural
+from lean_textual.wake import wake_later
 from tui import board_text, turn_text
 from tui.board import Countdown, ItemGrid, Lines
 from tui.chat import ChatLog, ChatPanel, GameLog
@@ -35,7 +36,6 @@ from tui.inputs import QuietInput
 from tui.keybar import KeyBar
 from tui.stage import TableStage
 from tui.timing import arrival_ms
-from tui.wake import wake_later
 
 SHOUT_KEYS = ("s", "S", "exclamation_mark")
 PLAN_MAX = 160

@@ -21,13 +21,13 @@ from textual.widgets import Input, Static
 from engine.session import Session
 from engine.tables import TableOptions, TableSummary
 from engine.text import NAME_MAX
+from lean_textual.steady import SteadyScreen
 from tui.form_row import FormRow
 from tui.history_panel import HistoryPanel
 from tui.inputs import QuietInput
 from tui.keybar import Hint, KeyBar, binding_hints
 from tui.messages import attempt
 from tui.row_list import RowList
-from tui.steady import SteadyScreen
 
 TITLE = Content.assemble("Mission Impractical  ", ("·  the lobby", Style(dim=True)))
 """Built once: as markup, every new lobby parsed it (and its style) again."""

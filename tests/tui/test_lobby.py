@@ -9,10 +9,10 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
 from engine.tables import TableOptions
+from lean_textual.cached_lines import CachedLines
 from tests.tui.game_host import screen_text
 from tests.tui.pilots import settle
 from tui.app import MissionApp
-from tui.cached_lines import CachedLines
 from tui.form_row import FormRow
 from tui.game_screen import GameScreen
 from tui.inputs import QuietInput
