@@ -23,9 +23,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input
 
+from engine.clock import now_ms
 from engine.rules import IllegalAction, Phase, View
 from engine.session import Session
-from engine.tables import TableView, now_ms
+from engine.tables import TableView
 from engine.text import plural
 from lean_textual.wake import wake_later
 from tui import board_text, turn_text
