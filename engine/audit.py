@@ -76,7 +76,7 @@ class AuditLog:
         if after.round != before.round:
             self.records.append(round_record(self.game, after))
 
-    def finish(self, state: State, seed: str) -> list[Record]:
+    def finish(self, state: State, seed: str | None) -> list[Record]:
         """The ``final`` record appended; returns every record."""
         self.records.append({"record": "final", "game": self.game, "seed": seed,
                              "scores": list(state.scores), "winners": list(state.winners()),
