@@ -23,6 +23,7 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud
 MAX_SEATS = 8
 LOG_LINES = 200
 CHAT_LINES = 100
+PRESENCE = "presence"  # the log's kind for who comes and goes (not journaled)
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,7 @@ class Table:
     played_by: tuple[str, ...] = ()
     """Who held each seat of the game in ``state`` (a finished game's seats may have been
     left and taken since: its results say "you" only to those who played it)."""
-    status: str = "lobby"
+    status: str = "lobby"  # "playing", "finished"; "closed" once served no more
     games: int = 0
     seq: int = 0
     version: int = 0
@@ -184,6 +185,49 @@ class Table:
             if seat.player_id == player_id:
                 return i
         return None
+
+    def name_of(self, player_id: str) -> str:
+        seat = self.seat_of(player_id)
+        return "-" if seat is None else self.seats[seat].name
+
+    def game_seat(self, player: str, seat: int | None) -> int | None:
+        """``player``'s seat in the table's game: their table seat, unless the game is over
+        and they did not play it (they took a seat someone left)."""
+        if seat is None or self.status != "finished":
+            return seat
+        played = seat < len(self.played_by) and self.played_by[seat] == player
+        return seat if played else None
+
+    def note(self, text: str, kind: str = "info", by_bot: bool = False) -> None:
+        """A line in the table's log."""
+        self.log.append(LogLine(text, kind, by_bot))
+
+    def note_move(self, event: rules.Event, by_bot: bool) -> None:
+        """A pick or a hidden guess joins the line of the moves of its kind before it ("Bob
+        marks Fork · Rope"): the board shows each move as it is made, and a line per move
+        scrolled the plans out of a small log, and scrolled every seat's log (a quarter of
+        the cost of drawing a pick). A bot's move for an absent player keeps a line of its
+        own, marked "(bot)". Picks in one line are always one lead's: a new round logs a
+        line first.
+
+        Lines about who is here (:data:`PRESENCE`) are not journaled: the fold reaches past
+        them and the folded line moves below them, so that a replay, which has none, logs
+        the same."""
+        log = self.log
+        at = len(log) - 1
+        while at >= 0 and log[at].kind == PRESENCE:
+            at -= 1
+        last = log[at] if at >= 0 else None
+        if last is not None and last.kind == event.kind and last.parts \
+                and last.by_bot == by_bot:
+            parts = (*last.parts, event.part)
+            who = "" if event.seat is None or self.state is None \
+                else self.state.players[event.seat]
+            del log[at]
+            log.append(LogLine(rules.moves_text(event.kind, who, parts), event.kind,
+                               by_bot, parts))
+        else:
+            log.append(LogLine(event.text, event.kind, by_bot, (event.part,)))
 
     def summary(self) -> TableSummary:
         host = next((s.name for s in self.seats if s.player_id == self.host_id), "-")
