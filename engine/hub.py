@@ -1,36 +1,34 @@
-"""The one in-process authority: it creates tables, applies their commands, runs their
-timers and bots, and journals what it accepted (see engine.tables and engine.session).
+"""The one in-process authority: it keeps the tables, applies their commands, journals
+what it accepted and tells the sessions at a table that it changed.
 
 Every session (one per connected terminal) attaches to the hub and calls it; the hub runs
 on the single asyncio loop, so each call is applied whole before the next one starts: moves
 at a table are serialized without locks. A table is a deterministic function of the
-commands accepted at it (join, start, a move...): each accepted command is written to the
+commands accepted at it (:mod:`engine.commands`): each accepted command is written to the
 journal before anyone is told about it, and replaying the journal rebuilds the table.
 
 Sessions never receive the game state: they are told *that* their table changed (a
-callback with no arguments) and then ask for their own view, which the hub builds with
-:func:`engine.rules.view_for` for their seat. Hidden information never leaves the hub
-except through that view.
+callback with no arguments) and then ask for their own view
+(:meth:`engine.tables.Table.view_for`). Hidden information never leaves the hub except
+through that view.
 
-"Stop!" races are decided by when the key's bytes reached the server, not by when each
-session's UI got round to them: the first shout opens a short settle window, every shout
-and pick arriving during it is held, and at its end they are applied in arrival order.
+What happens because time passed (the Stop! settle window, grace, the sweep of abandoned
+tables, turn timers, the bots' pace) is :mod:`engine.timers`; table and seat codes are
+:mod:`engine.codes`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
-import random
-import secrets
 from collections.abc import Callable, Iterable
 from itertools import groupby
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-from engine import commands, rules
+from engine import commands, rules, timers
 from engine.clock import now_ms
+from engine.codes import Codes
 from engine.commands import (
     Close,
     Command,
@@ -47,22 +45,16 @@ from engine.identity import Player
 from engine.rules import Action, Phase
 from engine.session import Session, call_safely
 from engine.tables import (
-    CODE_LETTERS,
     PRESENCE,
-    Seat,
-    SeatInfo,
     Table,
     TableOptions,
-    TableView,
-    cancel_timer,
 )
 from engine.text import clean_text, inert_payload
+from engine.timers import BotFactory, Timers
 
 log = logging.getLogger(__name__)
 
-ROUND_OVER_SECONDS = 30  # the round's points stay up this long at most
 ABANDONED_SECONDS = 30 * 60  # a game every human left (and nobody watches) ends after this
-SWEEP_SECONDS = 60  # how often abandoned games are looked for
 TABLES_PER_PLAYER = 3  # open tables one player may host or sit at
 
 
@@ -77,27 +69,10 @@ class Journal(Protocol):
     def table_records(self, code: str) -> Iterable[tuple[str, int, str, dict[str, Any]]]: ...
 
 
-class BotFactory(Protocol):
-    def __call__(self, seed: str) -> Any: ...  # an object with act(view, now_ms) -> Action
-
-
-DEFAULT_THINK_SECONDS = 1.2  # at human pace, for a bot that cannot say how long it thinks
-
-
-def _moment(table: Table) -> tuple[Any, ...]:
-    """What a bot's next move depends on: when it changes, the bot thinks again."""
-    state = table.state
-    assert state is not None
-    return (table.games, state.round, state.phase, len(state.picks), state.stop,
-            tuple(g is not None for g in state.guesses), len(state.revealed))
-
-
 class Hub:
-    """Tables and sessions. ``deck`` is an :class:`engine.cards.Deck`; ``bot_factory``
-    builds a bot for a seat (the default one plays at the seat's level); ``settle_ms`` is
-    the Stop! settle window. ``bot_delay`` None (the server) lets bots move at human pace,
-    each move after the time the bot says a person would think; a number of seconds makes
-    them move one at a time that far apart (tests: 0 for at once)."""
+    """Tables and sessions. ``deck`` is an :class:`engine.cards.Deck`; ``bot_factory``,
+    ``settle_ms``, ``bot_delay`` and ``grace_seconds`` go to the :class:`Timers`;
+    ``seed`` makes codes and games the same every run (tests, benches)."""
 
     def __init__(
         self,
@@ -118,23 +93,19 @@ class Hub:
             deck = load_deck()
         self.deck = deck
         self.journal = journal
-        self.bot_factory = bot_factory
-        self.settle_ms = settle_ms
-        self.bot_delay = bot_delay
-        self.grace_seconds = grace_seconds
+        self.timers = Timers(self, deck=deck, bot_factory=bot_factory, settle_ms=settle_ms,
+                             bot_delay=bot_delay, grace_seconds=grace_seconds)
         self.abandoned_seconds = abandoned_seconds
         self.tables_per_player = tables_per_player
         self.tables: dict[str, Table] = {}
-        self._sweep_timer: asyncio.TimerHandle | None = None
         self.set_aside: dict[str, str] = {}
         """Tables whose journal could not be replayed: code -> why. Left in the journal
         as they are (for a person to look at) and never served; their codes stay taken."""
         self.records: Any | None = None  # engine.records.Records when journaled
         self.sessions: set[Session] = set()
         self._lobby_version = 0
-        self._seed = seed
+        self.codes = Codes(seed)
         self._replaying = False
-        self._codes = 0
         self._untold: dict[Table | None, int] = {}
         """Changes waiting for the disk: table (None: the lobby) -> the journal writer's
         ticket that must be committed before anyone is told."""
@@ -166,7 +137,7 @@ class Hub:
         once the disk has it (:mod:`engine.journal_writer`)."""
         start = getattr(self.journal, "write_behind", None)
         if start is not None:
-            start(self._loop(), self._saved, self._lost)
+            start(asyncio.get_running_loop(), self._saved, self._lost)
 
     def _held_for_disk(self, key: Table | None) -> bool:
         """Whether telling of ``key``'s change must wait for writes not yet committed
@@ -214,11 +185,6 @@ class Hub:
                             "undone, make them again")
         self._saved()
 
-    def _default_bot(self, seed: str, level: str) -> Any:
-        from engine.bots import Bot
-
-        return Bot(self.deck, seed, level)
-
     # -- sessions --------------------------------------------------------------------------
 
     def attach(self, player: Player, on_change: Callable[[], None] = lambda: None,
@@ -239,8 +205,8 @@ class Hub:
                    if t.host_id == host.id or t.seat_of(host.id) is not None)
         if mine >= self.tables_per_player:
             raise NotAllowed(f"you are already at {mine} tables: leave one first")
-        code = code or self._new_code()
-        seed = seed or (f"{self._seed}/{code}" if self._seed else secrets.token_hex(8))
+        code = code or self.codes.table_code(lambda c: c in self.tables or c in self.set_aside)
+        seed = seed or self.codes.table_seed(code)
         create = Create(seed, host.id, options)
         table = new_table(code, create)
         self._journal(table, create)
@@ -249,54 +215,7 @@ class Hub:
         return table
 
     def new_seat_code(self) -> str:
-        """Six letters a keyless guest uses to reclaim their seat (seeded in tests)."""
-        if self._seed is not None:
-            self._codes += 1
-            rng = random.Random(f"{self._seed}/seat/{self._codes}")
-            return "".join(rng.choices(CODE_LETTERS, k=6))
-        return "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
-
-    def _new_code(self) -> str:
-        if self._seed is not None:  # deterministic codes for tests and benches
-            while True:
-                self._codes += 1
-                n = self._codes
-                letters = []
-                for _ in range(4):
-                    n, r = divmod(n, len(CODE_LETTERS))
-                    letters.append(CODE_LETTERS[r])
-                code = "".join(letters)
-                if code not in self.tables and code not in self.set_aside:
-                    return code
-        while True:
-            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(4))
-            if code not in self.tables and code not in self.set_aside:
-                return code
-
-    # -- views -----------------------------------------------------------------------------
-
-    def table_view(self, table: Table, session: Session) -> TableView:
-        seat = table.seat_of(session.player.id)
-        game = None if table.state is None else rules.view_for(
-            table.state, table.game_seat(session.player.id, seat))
-        return TableView(
-            code=table.code,
-            status=table.status,
-            options=table.options,
-            seats=tuple(SeatInfo(s.name, s.is_bot, s.connected or s.is_bot, s.botted,
-                                 s.player_id == table.host_id, s.level) for s in table.seats),
-            my_seat=seat,
-            is_host=table.host_id == session.player.id,
-            spectators=sum(1 for s in table.sessions if s.seat is None),
-            game=game,
-            log=tuple(table.log),
-            chat=tuple(table.chat),
-            deadline_ms=table.deadline_ms,
-            seat_code=table.seats[seat].seat_code if seat is not None else None,
-            version=table.version,
-            ready=tuple(sorted(table.ready)),
-            waiting_ready=table.waiting_ready(),
-        )
+        return self.codes.seat_code()
 
     # -- commands: the only way a table changes ----------------------------------------------
 
@@ -370,25 +289,9 @@ class Hub:
             if table.waiting_ready():
                 self.changed(table)
                 return
-        if table.settle is not None:
-            table.settle.append((at, len(table.settle), session, action))
-            return
-        if (isinstance(action, rules.Shout) and self.settle_ms > 0 and not self._replaying
-                and table.state is not None and table.state.phase is Phase.PICKING):
-            rules.apply(table.state, action)  # refuse at once what can never succeed
-            table.settle = [(at, 0, session, action)]
-            _later(self._loop(), self.settle_ms / 1000, self._settle, table)
+        if not self._replaying and self.timers.hold(table, action, session, at):
             return
         self.command(table, Move(action, by_bot))
-
-    def _settle(self, table: Table) -> None:
-        held, table.settle = table.settle or [], None
-        for _at, _n, session, action in sorted(held, key=lambda h: (h[0], h[1])):
-            try:
-                self.command(table, Move(action, session is None))
-            except IllegalAction as refusal:
-                if session is not None:
-                    session.on_notice(str(refusal))
 
     def reconnect(self, table: Table, seat: int) -> None:
         s = table.seats[seat]
@@ -408,9 +311,7 @@ class Hub:
         s.connected, s.away_since = False, now_ms()
         table.note(f"{s.name} {why}: their seat is kept", PRESENCE)
         self._start_round_if_all_ready(table)
-        loop = self._loop_or_none()
-        if loop is not None:
-            _later(loop, self.grace_seconds, self._grace_over, table, s)
+        self.timers.grace(table, s)
 
     def _start_round_if_all_ready(self, table: Table) -> None:
         """At round over, the last person the table waited for left: everyone still here
@@ -423,16 +324,6 @@ class Hub:
             self.command(table, Move(rules.NextRound(min(table.ready))))
         except IllegalAction as error:
             log.warning("next round at %s refused: %s", table.code, error)
-
-    def _grace_over(self, table: Table, seat: Seat) -> None:
-        if seat in table.seats and not seat.connected and table.status == "playing":
-            seat.botted = True
-            table.note(f"a bot plays for {seat.name} until they return", PRESENCE)
-            self.changed(table)
-
-    def _sweep(self) -> None:
-        self.expire_abandoned()
-        self._sweep_timer = _later(self._loop(), SWEEP_SECONDS, self._sweep)
 
     def expire_abandoned(self, now: float | None = None) -> list[str]:
         """End the games every human left ``abandoned_seconds`` ago (nobody watching);
@@ -448,8 +339,7 @@ class Hub:
             if now - last_seen >= limit:
                 log.info("table %s ended: abandoned by every player", table.code)
                 self._close(table)
-                cancel_timer(table, "timer")
-                cancel_timer(table, "bot_tick")
+                timers.stop(table)
                 expired.append(table.code)
         if expired:
             self._lobby_changed()
@@ -476,7 +366,7 @@ class Hub:
         self._tell(table)
 
     def _tell(self, table: Table) -> None:
-        self._schedule(table)
+        self.timers.schedule(table)
         for session in list(table.sessions):
             call_safely(session.on_change)
 
@@ -490,141 +380,6 @@ class Hub:
         for session in list(self.sessions):
             if session.table is None:
                 call_safely(session.on_change)
-
-    # -- bots and timers -------------------------------------------------------------------
-
-    def _schedule(self, table: Table) -> None:
-        loop = self._loop_or_none()
-        if (loop is None or table.status != "playing" or table.state is None
-                or not table.sessions):  # nobody is watching: the table waits for them
-            cancel_timer(table, "timer")
-            cancel_timer(table, "bot_tick")
-            table.deadline_ms = None
-            return
-        if any(s.bot_plays for s in table.seats):
-            if self.bot_delay is None:
-                self._plan_bots(table, loop)
-            elif table.bot_tick is None:
-                table.bot_tick = _later(loop, self.bot_delay, self._bots_act, table)
-        if not table.options.turn_seconds:
-            return
-        state = table.state
-        # One clock per turn: a new phase, pick or player to wait for starts it again; a
-        # player who moves while others still think (hiding a guess) leaves it running,
-        # or the last guesser would get a fresh 90 s each time another one hid theirs.
-        turn = (state.round, state.phase, len(state.picks))
-        waiting = frozenset(state.waiting_for())
-        armed = table.timer_key
-        if armed is None or armed[0] != turn or not waiting <= armed[1]:
-            cancel_timer(table, "timer")
-            table.timer_key = (turn, waiting)
-            seconds = table.options.turn_seconds
-            if state.phase is Phase.ROUND_OVER:
-                seconds = min(seconds, ROUND_OVER_SECONDS)
-            table.deadline_ms = now_ms() + seconds * 1000
-            table.timer = _later(loop, seconds, self._timeout, table)
-
-    def _bot_for(self, table: Table, seat: int) -> Any:
-        bot = table.bots.get(seat)
-        if bot is None:
-            seed = f"{table.seed}/{table.games}/bot{seat}"
-            bot = table.bots[seat] = (self.bot_factory(seed) if self.bot_factory is not None
-                                      else self._default_bot(seed, table.seats[seat].level))
-        return bot
-
-    def _plan_bots(self, table: Table, loop: asyncio.AbstractEventLoop) -> None:
-        """Human pace: each bot seat with a move now decides when it will make it (as long
-        as a person would think, from the moment the game last changed for it), and the
-        bot tick is set for the first of them."""
-        moment, now = _moment(table), now_ms()
-        for seat, s in enumerate(table.seats):
-            plan = table.bot_plans.get(seat)
-            if not s.bot_plays or (plan is not None and plan[0] == moment):
-                continue
-            assert table.state is not None
-            view = rules.view_for(table.state, seat)
-            bot = self._bot_for(table, seat)
-            action = bot.act(view, int(now))
-            if action is None:
-                table.bot_plans.pop(seat, None)
-                continue
-            think = getattr(bot, "think_seconds", None)
-            seconds = think(view, action) if think is not None else DEFAULT_THINK_SECONDS
-            table.bot_plans[seat] = (moment, now + seconds * 1000)
-        due = [at for key, at in table.bot_plans.values() if key == moment]
-        cancel_timer(table, "bot_tick")
-        if due:
-            table.bot_tick = _later(loop, max(0.0, (min(due) - now) / 1000),
-                                    self._bots_act, table)
-
-    def _bot_move(self, table: Table, seat: int) -> Action | None:
-        assert table.state is not None
-        return self._bot_for(table, seat).act(rules.view_for(table.state, seat), int(now_ms()))
-
-    def _bots_act(self, table: Table) -> None:
-        """One bot move per tick, so humans can follow what the bots do."""
-        table.bot_tick = None
-        state = table.state
-        if table.status != "playing" or state is None or table.settle is not None:
-            return
-        humans_here = any(not s.bot_plays for s in table.seats)
-        seats: Iterable[int] = range(len(table.seats))
-        if self.bot_delay is None:  # human pace: only the bots whose think time is up
-            moment, now = _moment(table), now_ms() + 1
-            ready = [(at, seat) for seat, (key, at) in table.bot_plans.items()
-                     if key == moment and at <= now]
-            seats = [seat for _, seat in sorted(ready)]
-            if not ready:
-                self._schedule(table)
-                return
-        for seat in seats:
-            s = table.seats[seat]
-            if not s.bot_plays:
-                continue
-            if state.phase is Phase.ROUND_OVER and humans_here:
-                return  # the humans read the round's points and move on (or the timer does)
-            action = self._bot_move(table, seat)
-            if action is None:
-                continue
-            try:
-                self.submit(table, action, None, by_bot=True)
-            except IllegalAction as error:
-                log.warning("bot at %s seat %d refused: %s", table.code, seat, error)
-                continue
-            return
-        for seat in seats:  # nothing to do after all: think again when the game moves
-            table.bot_plans.pop(seat, None)
-
-    def _timeout(self, table: Table) -> None:
-        """A turn timer ran out: a bot moves for every seat the table is waiting for."""
-        table.timer, table.timer_key = None, None
-        if table.state is None or table.status != "playing":
-            return
-        for seat in table.state.waiting_for():
-            if table.state is None or seat not in table.state.waiting_for():
-                continue
-            action = self._bot_move(table, seat)
-            if action is None:
-                continue
-            if not isinstance(action, rules.NextRound):
-                table.note(f"time is up for {table.seats[seat].name}: "
-                                 "a bot moves for them", "timer")
-            try:
-                self.submit(table, action, None, by_bot=True)
-            except IllegalAction as error:
-                log.warning("timeout move refused at %s: %s", table.code, error)
-            if isinstance(action, rules.NextRound):
-                break
-        self._schedule(table)
-
-    def _loop(self) -> asyncio.AbstractEventLoop:
-        return asyncio.get_running_loop()
-
-    def _loop_or_none(self) -> asyncio.AbstractEventLoop | None:
-        try:
-            return asyncio.get_running_loop()
-        except RuntimeError:
-            return None
 
     # -- replay ----------------------------------------------------------------------------
 
@@ -659,27 +414,16 @@ class Hub:
 
     def resume_timers(self) -> None:
         """After replay, on the running loop: timers restart with their full grace, and
-        abandoned games are looked for every :data:`SWEEP_SECONDS`."""
-        self._sweep()
+        abandoned games are looked for every :data:`engine.timers.SWEEP_SECONDS`."""
+        self.timers.sweep()
         for table in self.tables.values():
             for seat in table.seats:
                 if not seat.is_bot and table.status == "playing":
-                    _later(self._loop(), self.grace_seconds, self._grace_over, table, seat)
+                    self.timers.grace(table, seat)
             self.changed(table)
 
     def close(self) -> None:
-        if self._sweep_timer is not None:
-            self._sweep_timer.cancel()
-        for table in self.tables.values():
-            cancel_timer(table, "timer")
-            cancel_timer(table, "bot_tick")
+        self.timers.close(self.tables.values())
         close = getattr(self.journal, "close", None)
         if close is not None:
             close()
-
-
-def _later(loop: asyncio.AbstractEventLoop, delay: float, callback: Callable[..., None],
-           *args: Any) -> asyncio.TimerHandle:
-    """``loop.call_later`` in a context of its own: a timer set while one player's app
-    handles a key must neither run as that app nor keep it alive after the player left."""
-    return loop.call_later(delay, callback, *args, context=contextvars.Context())

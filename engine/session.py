@@ -63,7 +63,7 @@ class Session:
                              tuple(records.recent_games(limit)))
 
     def view(self) -> TableView | None:
-        return None if self.table is None else self.hub.table_view(self.table, self)
+        return None if self.table is None else self.table.view_for(self.player.id)
 
     @property
     def seat(self) -> int | None:
