@@ -46,6 +46,7 @@ from engine.rules import Action, Phase
 from engine.session import Session, call_safely
 from engine.tables import (
     PRESENCE,
+    Occupant,
     Table,
     TableOptions,
 )
@@ -276,7 +277,7 @@ class Hub:
         # The cards travel with the game, so a replay deals the same game after an upgrade.
         self.command(table, Start(tuple(self.deck.task_names), tuple(self.deck.item_names)))
 
-    def submit(self, table: Table, action: Action, session: Session | None = None,
+    def submit(self, table: Table, action: Action, session: Occupant | None = None,
                at_ms: float | None = None, by_bot: bool = False) -> None:
         """A move from a seat. Raises IllegalAction (nothing changes) when refused."""
         at = now_ms() if at_ms is None else at_ms

@@ -1,11 +1,12 @@
-"""One connected person's handle on the hub."""
+"""One connected person's handle on the hub, and what it needs of the hub
+(:class:`SessionHost`: the hub is one, and a test may pass another)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from engine import rules
 from engine.clock import now_ms
@@ -13,6 +14,7 @@ from engine.commands import (
     AddBot,
     BotLevel,
     Chat,
+    Command,
     Join,
     Leave,
     Reclaim,
@@ -26,19 +28,47 @@ from engine.rules import Action, Phase
 from engine.tables import PlayerHistory, Table, TableOptions, TableSummary, TableView
 from engine.text import CHAT_MAX, clean_name, clean_text
 
-if TYPE_CHECKING:
-    from engine.hub import Hub
-
 log = logging.getLogger(__name__)
 
 CHAT_BURST = 5  # chat lines one person may send at once...
 CHAT_INTERVAL_MS = 2000  # ...and then one per this long
 
 
+class SessionHost(Protocol):
+    """What a session needs of the hub (:class:`engine.hub.Hub`)."""
+
+    tables: dict[str, Table]  # by code
+    sessions: set[Session]  # every attached session
+    records: Any | None  # engine.records.Records, when games are kept
+
+    def find(self, code: str) -> Table: ...
+
+    def create_table(self, options: TableOptions, host: Player) -> Table: ...
+
+    def new_seat_code(self) -> str: ...
+
+    # a table changes only through these
+    def command(self, table: Table, command: Command) -> None: ...
+
+    def start(self, table: Table) -> None: ...
+
+    def submit(self, table: Table, action: Action, session: Session | None = None,
+               at_ms: float | None = None) -> None: ...
+
+    # who is here
+    def reconnect(self, table: Table, seat: int) -> None: ...
+
+    def away(self, table: Table, seat: int, why: str) -> None: ...
+
+    def changed(self, table: Table) -> None: ...
+
+    def forget_if_empty(self, table: Table) -> None: ...
+
+
 class Session:
     """One connected person's handle on the hub. All methods run on the hub's loop."""
 
-    def __init__(self, hub: Hub, player: Player, on_change: Callable[[], None],
+    def __init__(self, hub: SessionHost, player: Player, on_change: Callable[[], None],
                  on_notice: Callable[[str], None]) -> None:
         self.hub = hub
         self.player = replace(player, name=clean_name(player.name) or "agent")
