@@ -36,3 +36,11 @@ def test_the_tui_does_not_import_the_server_or_asyncssh() -> None:
         pytest.skip("no tui modules yet")
     loaded = loaded_after_import(modules)
     assert not {m for m in loaded if m.split(".")[0] in ("asyncssh", "server")}
+
+
+def test_the_ssh_host_imports_neither_the_game_nor_the_hosts_tools() -> None:
+    """server/ is a reusable Textual-over-SSH host: the hub, the game's screens and the
+    host's tools (server/admin/) are handed to it, never imported by it."""
+    loaded = loaded_after_import(modules_of("server"))
+    assert not {m for m in loaded if m.split(".")[0] == "tui"}
+    assert not {m for m in loaded if m.startswith(("server.admin", "engine.hub"))}
