@@ -113,7 +113,7 @@ def _migrate_to_v1(db: sqlite3.Connection) -> None:
 
 def _migrate_to_v2(db: sqlite3.Connection) -> None:
     """Version 2: what the host's tools share with the running server (see
-    ``server/host_control.py``). ``live_sessions`` is who is connected now (the server
+    ``server/admin/control.py``). ``live_sessions`` is who is connected now (the server
     writes it, ``mission-impractical status`` reads it); ``bans`` holds banned key
     fingerprints (``key:SHA256:...``) and addresses (``address:203.0.113.9``); ``kicks``
     are requests the server picks up, carries out and marks done."""

@@ -97,3 +97,11 @@ def test_no_module_imports_itself_back_not_even_for_type_checking() -> None:
         visit(name, [])
     assert {"engine.hub", "engine.session", "tui.app"} <= graph.keys()
     assert cycles == []
+
+
+def test_the_ssh_host_imports_neither_the_game_nor_the_hosts_tools() -> None:
+    """server/ is a reusable Textual-over-SSH host: the hub, the game's screens and the
+    host's tools (server/admin/) are handed to it, never imported by it."""
+    loaded = loaded_after_import(modules_of("server"))
+    assert not {m for m in loaded if m.split(".")[0] == "tui"}
+    assert not {m for m in loaded if m.startswith(("server.admin", "engine.hub"))}

@@ -13,7 +13,7 @@ import pytest
 from server.context import AppFactory
 from server.host_keys import load_or_create_host_key
 from server.limits import SessionLimits
-from server.ssh_server import GameServer, ServerConfig, start_server
+from server.ssh_server import GameServer, HostSide, ServerConfig, start_server
 from tests.ssh.apps import BOARD, counter_factory
 
 StartServer = Callable[..., Awaitable[GameServer]]
@@ -35,19 +35,20 @@ def client_key() -> asyncssh.SSHKey:
 
 @pytest.fixture
 async def game_server(host_key_path: Path) -> AsyncIterator[StartServer]:
-    """Starts servers (``await game_server(factory, limits=..., **config)``); all are closed
-    at the end of the test."""
+    """Starts servers (``await game_server(factory, limits=..., host_side=..., **config)``);
+    all are closed at the end of the test."""
     servers: list[GameServer] = []
 
     async def start(
         factory: AppFactory = counter_factory,
         limits: dict[str, Any] | None = None,
+        host_side: HostSide | None = None,
         **config: Any,
     ) -> GameServer:
         base = ServerConfig(host="127.0.0.1", port=0, host_key_path=host_key_path)
         quick = {"hangup_wait_s": 0.1, **(limits or {})}  # test clients never hang up
         settings = replace(base, limits=SessionLimits(**quick), **config)
-        server = await start_server(factory, settings)
+        server = await start_server(factory, settings, host_side)
         servers.append(server)
         return server
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine.cards import load_deck
 from engine.hub import Hub
-from server.cli import mission_app_factory
+from server.admin.cli import mission_app_factory
 from server.limits import ConnectionLimits, SessionLimits
 from server.paste import PASTE_START
 from server.session import GameSession

@@ -32,13 +32,16 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from server import gc_tuning, host_db, host_tools
+from server import gc_tuning
+from server.admin import db as host_db
+from server.admin import tools as host_tools
+from server.admin.control import HostControl
+from server.admin.log_limits import limit_repeats
+from server.admin.oplog import LOG_FORMATS, configure_logging
 from server.auth import AccessPolicy
 from server.context import AppFactory, SessionContext
 from server.host_keys import DEFAULT_HOST_KEY
 from server.limits import build_limits, parse_limit
-from server.log_limits import limit_repeats
-from server.oplog import LOG_FORMATS, configure_logging
 from server.ssh_server import RESTARTING, GameServer, ServerConfig, start_server
 
 if TYPE_CHECKING:
@@ -46,7 +49,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("server")
 
-DEFAULT_APP_FACTORY = "server.cli:mission_app_factory"
+DEFAULT_APP_FACTORY = "server.admin.cli:mission_app_factory"
 
 
 def mission_app_factory(hub: Any, invite: str | Callable[[], str] = "ssh -t host"
@@ -307,7 +310,7 @@ async def _serve(options: argparse.Namespace) -> int:
     try:
         make = _load_object(options.app_factory)
         if make is mission_app_factory or options.app_factory == DEFAULT_APP_FACTORY:
-            # (run as ``python -m server.cli``, this module's function is another object)
+            # (run as ``python -m server.admin.cli``, this module's function is another object)
             factory = make(hub, lambda: invite_command(server.port, options.public_name))
         else:
             factory = make(hub)
@@ -323,14 +326,15 @@ async def _serve(options: argparse.Namespace) -> int:
             access=AccessPolicy.from_options(options.authorized_keys, options.password),
             max_sessions=options.max_sessions,
         )
-        server = await start_server(factory, config)
+        control = HostControl()
+        server = await start_server(factory, config, control)
         if new_key:
             _announce_new_key(key_path, server.host_key_fingerprint, first_start)
         journal_path = getattr(hub.journal, "path", None)
         records = None
         if journal_path is not None:  # status, kick and ban work through it
             records = host_db.server_connection(journal_path)
-            server.host.attach(records, lambda: server.sessions)
+            control.attach(records, lambda: server.sessions)
         hub.write_behind()  # the journal commits on its own thread: nobody waits for the disk
         hub.resume_timers()  # restored tables: absent players get their full grace again
         stop = _stop_on_signals()  # before the banner: whoever read it may signal at once
@@ -339,7 +343,7 @@ async def _serve(options: argparse.Namespace) -> int:
         await stop.wait()
         log.info("shutting down: telling %d players", len(server.sessions))
         await server.close(RESTARTING)
-        server.host.close()
+        control.close()
         if records is not None:
             records.close()
     finally:
