@@ -141,7 +141,16 @@ def _migrate_to_v2(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
-MIGRATIONS: list[Migration] = [_migrate_to_v1, _migrate_to_v2]
+def _migrate_to_v3(db: sqlite3.Connection) -> None:
+    """Version 3: a game ended before its first round was scored is no game (it counted as
+    a shared win for every seat before): remove the ones already stored."""
+    unplayed = ("SELECT id FROM games WHERE json_valid(result) AND"
+                " coalesce(json_array_length(result, '$.rounds'), 0) = 0")
+    db.execute(f"DELETE FROM game_players WHERE game_id IN ({unplayed})")
+    db.execute(f"DELETE FROM games WHERE id IN ({unplayed})")
+
+
+MIGRATIONS: list[Migration] = [_migrate_to_v1, _migrate_to_v2, _migrate_to_v3]
 """``MIGRATIONS[v]`` moves a database from version ``v`` to ``v + 1``; append, never edit."""
 
 
@@ -446,8 +455,11 @@ class SqliteJournal:
         name)`` by seat; ``result`` is :func:`engine.rules.game_summary`'s (``scores`` by
         seat and ``winners`` as seat numbers are required; ``rounds`` is kept as it is).
         Idempotent: recording the same ``game_no`` of the same table again stores nothing,
-        so the hub may call it again after a restart to be sure."""
+        so the hub may call it again after a restart to be sure. A game ended before its
+        first round was scored (no ``rounds``) counts for nobody: nothing is stored."""
         self._usable()
+        if not result.get("rounds"):
+            return
         entry = self._open.get(code)
         if entry is None:
             raise JournalError(f"table {code} is not open in {self.path}: cannot record its "

@@ -30,7 +30,7 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server import gc_tuning, host_db, host_tools
 from server.auth import AccessPolicy
@@ -40,6 +40,9 @@ from server.limits import build_limits, parse_limit
 from server.log_limits import limit_repeats
 from server.oplog import LOG_FORMATS, configure_logging
 from server.ssh_server import RESTARTING, GameServer, ServerConfig, start_server
+
+if TYPE_CHECKING:
+    from engine.cards import Deck
 
 log = logging.getLogger("server")
 
@@ -120,10 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mission-impractical", description="Mission Impractical, over SSH.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     data = argparse.ArgumentParser(add_help=False)
-    data.add_argument("--data-dir", type=Path,
-                      default=Path(_env("MI_DATA_DIR") or default_data_dir()),
-                      help=f"where the game journal and host key live (default "
-                           f"{default_data_dir()}) [MI_DATA_DIR]")
+    data_dir = Path(_env("MI_DATA_DIR") or default_data_dir())
+    data.add_argument("--data-dir", type=Path, default=data_dir,
+                      help=f"where the game journal and host key live (here: {data_dir})"
+                           " [MI_DATA_DIR]")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve = commands.add_parser("serve", parents=[data], help="run the SSH game server")
     serve.add_argument("--host", default=_env("MI_HOST", ""),
@@ -252,7 +255,7 @@ def _load_object(spec: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module_name), name)  # type: ignore[no-any-return]
 
 
-def _banner(server: GameServer, public_name: str) -> str:
+def _banner(server: GameServer, public_name: str, deck: str) -> str:
     where = ", ".join(
         f"[{host}]:{port}" if ":" in host else f"{host}:{port}" for host, port in server.addresses
     )
@@ -260,12 +263,24 @@ def _banner(server: GameServer, public_name: str) -> str:
     return (
         f"Mission Impractical {version()} is listening on {where}\n"
         f"Host key fingerprint: {server.host_key_fingerprint}\n"
-        f"Players join with: {join}"
+        f"Players join with: {join}\n"
+        f"Deck: {deck}"
     )
 
 
-def _announce_new_key(path: Path, fingerprint: str) -> None:
-    """A new host key means every player's ssh will warn once: say so loudly."""
+def _deck_line(deck: Deck, folder: Path | None) -> str:
+    """Which cards are in play, for the start-up lines."""
+    where = "the game's own cards" if folder is None else f"your own cards from {folder}"
+    return f"{where} ({len(deck.tasks)} tasks, {len(deck.items)} items)"
+
+
+def _announce_new_key(path: Path, fingerprint: str, first_start: bool) -> None:
+    """On a first start a new key is expected: say so plainly. Later, a new host key means
+    every player's ssh will warn once: say so loudly."""
+    if first_start:
+        log.info("made a new host key at %s (first start); its fingerprint is %s: share it "
+                 "with your players so they can check it", path.resolve(), fingerprint)
+        return
     log.warning("NEW HOST KEY generated at %s: %s. Players who connected before will see "
                 "a warning that the host key changed; tell them this fingerprint. If you "
                 "did not expect a new key, restore the old key file and restart.",
@@ -275,13 +290,14 @@ def _announce_new_key(path: Path, fingerprint: str) -> None:
 async def _serve(options: argparse.Namespace) -> int:
     from engine.cards import DeckError, load_deck, load_deck_dir
     from engine.hub import Hub
-    from engine.journal import JournalError
+    from engine.journal import DB_NAME, JournalError
 
     try:  # a host's own deck is checked before anything starts
         deck = load_deck() if options.deck is None else load_deck_dir(options.deck)
     except DeckError as error:
         print(f"mission-impractical: bad deck: {error}", file=sys.stderr)
         return 2
+    first_start = not (Path(options.data_dir) / DB_NAME).exists()
     try:
         hub = Hub.open(options.data_dir, deck=deck)
     except JournalError as error:  # a damaged database is reported, never replaced
@@ -309,7 +325,7 @@ async def _serve(options: argparse.Namespace) -> int:
         )
         server = await start_server(factory, config)
         if new_key:
-            _announce_new_key(key_path, server.host_key_fingerprint)
+            _announce_new_key(key_path, server.host_key_fingerprint, first_start)
         journal_path = getattr(hub.journal, "path", None)
         records = None
         if journal_path is not None:  # status, kick and ban work through it
@@ -318,7 +334,8 @@ async def _serve(options: argparse.Namespace) -> int:
         hub.write_behind()  # the journal commits on its own thread: nobody waits for the disk
         hub.resume_timers()  # restored tables: absent players get their full grace again
         stop = _stop_on_signals()  # before the banner: whoever read it may signal at once
-        print(_banner(server, options.public_name), flush=True)
+        print(_banner(server, options.public_name, _deck_line(deck, options.deck)),
+              flush=True)
         await stop.wait()
         log.info("shutting down: telling %d players", len(server.sessions))
         await server.close(RESTARTING)
