@@ -1,7 +1,10 @@
 """A tiny stand-in for the real app, to test GameScreen alone.
 
-It keeps the app's side of the contract: hub callbacks only post messages (coalescing
-``HubChanged``), and on every change the screen gets ``session.view()`` through ``show``.
+Hub callbacks post messages (``HubChanged`` coalesces), and on every change the screen gets
+``session.view()`` through ``show``: the path the real app takes when a change is told
+inside some app's call. Its hub has no journal, so every change is told that way; the real
+app's other path, painting in the journal report's turn (``MissionApp._show_in_this_turn``),
+is tested with :class:`tui.app.MissionApp` itself (``tests/tui/test_screen_costs.py``).
 """
 
 from __future__ import annotations
