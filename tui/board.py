@@ -74,10 +74,10 @@ class Lines(CachedLines):
 class Countdown(Lines):
     """Time left on the turn timer, drawn only when what it shows changes: whole minutes
     while more than two minutes are left, then steps of ten seconds, then every second for
-    the last ten, in the colour of a warning. (A once-a-second tick on every seat of every
-    table was most of the cost of an idle player.) A line widget, so that a step's row goes
-    straight to the terminal (:meth:`SteadyScreen.paint_now`): through the compositor, the
-    steps were about half of its work at 400 players."""
+    the last ten, in the colour of a warning (a once-a-second tick on every seat of every
+    table would be most of the cost of an idle player). A line widget, so that a step's
+    row goes straight to the terminal (:meth:`SteadyScreen.paint_now`), not through
+    Textual's compositor."""
 
     WIDTH = 8
     """Cells the countdown fills (its width in ``game.tcss``): right-aligned, a cell spare."""

@@ -3,7 +3,7 @@
     mission-impractical serve [--host H] [--port 2222] [--data-dir DIR] [--public-name NAME]
                               [--host-key PATH] [--authorized-keys FILE] [--password PW]
                               [--max-sessions 300] [--log-level INFO] [--log-format text]
-                              [--deck DIR]
+                              [--deck DIR] [--limit NAME=VALUE ...] [--app-factory M:F]
     mission-impractical status | backup FILE | restore FILE | prune --older-than 90d
     mission-impractical kick WHO | ban WHO [--reason TEXT] | unban WHO
     mission-impractical simulate ...      (handed to engine.simulate)
@@ -12,9 +12,11 @@
 Every option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
 MI_PUBLIC_NAME, MI_HOST_KEY, MI_AUTHORIZED_KEYS, MI_PASSWORD (better than ``--password``,
 which other users of the machine can see in the process list), MI_MAX_SESSIONS,
-MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK. The data directory defaults to systemd's ``$STATE_DIRECTORY``
-when set, else ``$XDG_DATA_HOME/mission-impractical`` (``~/.local/share/mission-impractical``);
-the host key lives in it unless ``--host-key`` says otherwise.
+MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK, MI_LIMITS (``a=1,b=2``, read before any ``--limit``,
+which wins), MI_APP_FACTORY (for development). The data directory defaults to systemd's
+``$STATE_DIRECTORY`` when set, else ``$XDG_DATA_HOME/mission-impractical``
+(``~/.local/share/mission-impractical``); the host key lives in it unless ``--host-key``
+says otherwise.
 """
 
 from __future__ import annotations
