@@ -32,8 +32,10 @@ from typing import Any, Protocol
 
 from engine import rules
 from engine.bots import LEVELS
+from engine.clock import now_ms
+from engine.errors import BrokenRule, IllegalAction, NotAllowed, NotSaved
 from engine.identity import Player
-from engine.rules import Action, IllegalAction, Phase
+from engine.rules import Action, Phase
 from engine.session import Session, call_safely
 from engine.tables import (
     CODE_LETTERS,
@@ -46,7 +48,6 @@ from engine.tables import (
     TableOptions,
     TableView,
     cancel_timer,
-    now_ms,
     unique_name,
 )
 from engine.text import clean_text, inert_payload
@@ -225,7 +226,7 @@ class Hub:
     def find(self, code: str) -> Table:
         table = self.tables.get(code.strip().upper())
         if table is None:
-            raise IllegalAction(f"no table has the code {clean_text(code, 8)!r}")
+            raise BrokenRule(f"no table has the code {clean_text(code, 8)!r}")
         return table
 
     def create_table(self, options: TableOptions, host: Player, code: str | None = None,
@@ -233,7 +234,7 @@ class Hub:
         mine = sum(1 for t in self.tables.values()
                    if t.host_id == host.id or t.seat_of(host.id) is not None)
         if mine >= self.tables_per_player:
-            raise IllegalAction(f"you are already at {mine} tables: leave one first")
+            raise NotAllowed(f"you are already at {mine} tables: leave one first")
         code = code or self._new_code()
         seed = seed or (f"{self._seed}/{code}" if self._seed else secrets.token_hex(8))
         table = Table(code=code, seed=seed, options=options, host_id=host.id)
@@ -314,7 +315,7 @@ class Hub:
         except Exception as error:  # memory must never run ahead of the disk
             log.error("journal write failed at %s: %s", table.code, error)
             self._rebuild(table)
-            raise IllegalAction("the server could not save that: try again") from None
+            raise NotSaved("the server could not save that: try again") from None
         if kind == "move" and table.state is not None and table.state.phase is Phase.GAME_OVER:
             self._record_game(table)
         self.changed(table)
@@ -351,7 +352,7 @@ class Hub:
     def _apply(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
         handler = getattr(self, f"_cmd_{kind}", None)
         if handler is None:
-            raise IllegalAction(f"unknown table command {kind!r}")
+            raise BrokenRule(f"unknown table command {kind!r}")
         handler(table, **payload)
 
     def _journal(self, table: Table, kind: str, payload: dict[str, Any]) -> None:
@@ -364,7 +365,7 @@ class Hub:
 
     def _cmd_join(self, table: Table, player: str, name: str, seat_code: str) -> None:
         if len(table.seats) >= table.options.max_seats:
-            raise IllegalAction("the table is full")
+            raise BrokenRule("the table is full")
         table.seats.append(Seat(player, unique_name(table, name), seat_code))
         if table.host_id is None:
             table.host_id = player
@@ -386,10 +387,10 @@ class Hub:
         back to this table, with a key or with the seat code, and no new guest may come in
         from the ``addresses`` they were connected from."""
         if table.status != "playing" or not 0 <= seat < len(table.seats):
-            raise IllegalAction("there is no such seat in a game here")
+            raise BrokenRule("there is no such seat in a game here")
         gone = table.seats[seat]
         if gone.is_bot or gone.player_id == by:
-            raise IllegalAction("only another person's seat can be removed")
+            raise BrokenRule("only another person's seat can be removed")
         table.removed.add(gone.player_id)
         table.removed_from.update(addresses or ())
         gone.player_id, gone.seat_code = f"bot:removed:{seat}:{len(table.removed)}", ""
@@ -432,7 +433,7 @@ class Hub:
     def _cmd_bot_level(self, table: Table, seat: int, level: str) -> None:
         _check_level(level)
         if not 0 <= seat < len(table.seats) or not table.seats[seat].is_bot:
-            raise IllegalAction("that seat is not a bot")
+            raise BrokenRule("that seat is not a bot")
         table.seats[seat].level = level
         table.bots.pop(seat, None)
         self._log(table, f"{table.seats[seat].name} now plays {level}")
@@ -446,7 +447,7 @@ class Hub:
             while len(table.seats) < rules.MIN_PLAYERS:
                 self._cmd_add_bot(table)
         if not rules.MIN_PLAYERS <= len(table.seats) <= MAX_SEATS:
-            raise IllegalAction(f"a game needs {rules.MIN_PLAYERS} to "
+            raise BrokenRule(f"a game needs {rules.MIN_PLAYERS} to "
                                 f"{table.options.max_seats} seats (add bots?)")
         table.games += 1
         table.state = rules.new_game(
@@ -463,7 +464,7 @@ class Hub:
 
     def _cmd_move(self, table: Table, action: dict[str, Any], bot: bool = False) -> None:
         if table.state is None:
-            raise IllegalAction("no game is running at this table")
+            raise BrokenRule("no game is running at this table")
         move = rules.action_from_dict(action)
         state, events = rules.apply(table.state, move)
         table.state = state
@@ -841,7 +842,7 @@ class Hub:
 
 def _check_level(level: str) -> None:
     if level not in BOT_LEVELS:
-        raise IllegalAction(f"bots play {', '.join(BOT_LEVELS)}, not {level!r}")
+        raise BrokenRule(f"bots play {', '.join(BOT_LEVELS)}, not {level!r}")
 
 
 def _later(loop: asyncio.AbstractEventLoop, delay: float, callback: Callable[..., None],

@@ -8,13 +8,13 @@ game, secrets removed) or, in the lobby, a :class:`TableSummary`.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine import rules
-from engine.rules import Action, IllegalAction, State, View
+from engine.errors import BrokenRule
+from engine.rules import Action, State, View
 
 if TYPE_CHECKING:
     from engine.session import Session
@@ -23,11 +23,6 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud
 MAX_SEATS = 8
 LOG_LINES = 200
 CHAT_LINES = 100
-
-
-def now_ms() -> float:
-    """The hub's clock, shared with the SSH driver's arrival stamps."""
-    return time.monotonic() * 1000
 
 
 @dataclass(frozen=True)
@@ -47,13 +42,13 @@ class TableOptions:
 
     def checked(self) -> TableOptions:
         if self.rounds is not None and not 0 <= self.rounds <= 99:
-            raise IllegalAction("rounds must be between 1 and 99, or endless")
+            raise BrokenRule("rounds must be between 1 and 99, or endless")
         if not 0 <= self.stop_tie_window_ms <= 2000:
-            raise IllegalAction("the stop tie window is 0 to 2000 ms")
+            raise BrokenRule("the stop tie window is 0 to 2000 ms")
         if not (self.turn_seconds == 0 or 15 <= self.turn_seconds <= 600):
-            raise IllegalAction("turn timers are off, or 15 to 600 seconds")
+            raise BrokenRule("a turn timer is off (0) or 15 to 600 seconds")
         if not rules.MIN_PLAYERS <= self.max_seats <= MAX_SEATS:
-            raise IllegalAction(f"a table seats {rules.MIN_PLAYERS} to {MAX_SEATS}")
+            raise BrokenRule(f"a table seats {rules.MIN_PLAYERS} to {MAX_SEATS}")
         return self
 
 

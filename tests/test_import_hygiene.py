@@ -1,4 +1,5 @@
-"""Arrows point down: server -> tui -> engine. The engine knows no terminal or network."""
+"""Arrows point down: server -> tui -> engine, and tui -> lean_textual -> textual. The engine
+knows no terminal or network; the rendering layer knows no game."""
 
 from __future__ import annotations
 
@@ -36,3 +37,8 @@ def test_the_tui_does_not_import_the_server_or_asyncssh() -> None:
         pytest.skip("no tui modules yet")
     loaded = loaded_after_import(modules)
     assert not {m for m in loaded if m.split(".")[0] in ("asyncssh", "server")}
+
+
+def test_the_rendering_layer_knows_no_game_and_no_server() -> None:
+    loaded = loaded_after_import(modules_of("lean_textual"))
+    assert not {m for m in loaded if m.split(".")[0] in ("engine", "tui", "server", "asyncssh")}

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.content import Content
 from textual.widget import Widget
 
-from tui.cached_lines import CachedLines
+from lean_textual.cached_lines import CachedLines
 
 
 class FormRow(CachedLines):

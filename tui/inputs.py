@@ -25,8 +25,8 @@ from textual.widgets import Input
 from textual.widgets.input import Selection
 
 from engine.text import clean_text, inert
-from tui.steady import queue_rows
-from tui.styles import SharedComponentRichStyles
+from lean_textual.steady import queue_rows
+from lean_textual.styles import SharedComponentRichStyles
 
 
 class QuietInput(SharedComponentRichStyles, Input):

@@ -8,9 +8,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from engine.errors import NotAllowed, TooFast
 from engine.hub import Hub
 from engine.identity import Player
-from engine.rules import IllegalAction, Phase
+from engine.rules import Phase
 from engine.tables import TableOptions
 from tests.engine.test_journal import rows, seated_three, sensible_move
 
@@ -106,7 +107,7 @@ def test_a_player_cannot_open_tables_without_end(plain_deck: SimpleNamespace) ->
     host = Player("key:spam", "Spam")
     hub.create_table(TableOptions(), host)
     hub.create_table(TableOptions(), host)
-    with pytest.raises(IllegalAction, match="already at 2 tables"):
+    with pytest.raises(NotAllowed, match="already at 2 tables"):
         hub.create_table(TableOptions(), host)
     hub.create_table(TableOptions(), Player("key:other", "Other"))  # others still can
 
@@ -117,7 +118,7 @@ def test_chat_is_rate_limited_per_player_and_others_can_still_talk(
     hub = Hub(deck=plain_deck, seed="t", settle_ms=0)
     table, (ann, bob, _cy) = seated_three(hub)
     sent = 0
-    with pytest.raises(IllegalAction, match="slow down"):
+    with pytest.raises(TooFast, match="slow down"):
         for n in range(50):
             ann.chat(f"spam {n}")
             sent += 1

@@ -7,8 +7,8 @@ import asyncio
 import asyncssh
 import pytest
 
+from engine.clock import now_ms
 from server.auth import fingerprint
-from server.input import now_ms
 from server.session import CRASHED
 from server.terminal import LEAVE_SEQUENCE
 from tests.ssh.apps import BOARD
