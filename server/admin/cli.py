@@ -6,6 +6,7 @@
                               [--deck DIR] [--limit NAME=VALUE ...] [--app-factory M:F]
     mission-impractical status | backup FILE | restore FILE | prune --older-than 90d
     mission-impractical kick WHO | ban WHO [--reason TEXT] | unban WHO
+    mission-impractical export CODE [N] [--format json|md]
     mission-impractical simulate ...      (handed to engine.simulate)
     mission-impractical --version
 
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from server import gc_tuning
 from server.admin import db as host_db
+from server.admin import export
 from server.admin import tools as host_tools
 from server.admin.control import HostControl
 from server.admin.log_limits import limit_repeats
@@ -191,6 +193,12 @@ def build_parser() -> argparse.ArgumentParser:
     ban.add_argument("--reason", default="", help="a note for status")
     unban = commands.add_parser("unban", parents=[data], help="lift a ban")
     unban.add_argument("who", help=who)
+    out = commands.add_parser("export", parents=[data], help="write a finished game out: "
+                              "its auditable log (json) or a transcript to share (md)")
+    out.add_argument("code", help="the table's code")
+    out.add_argument("game_no", nargs="?", type=_positive, metavar="N",
+                     help="the table's game number (default: its last finished game)")
+    out.add_argument("--format", choices=export.FORMATS, default="md", dest="fmt")
     return parser
 
 
@@ -231,6 +239,8 @@ def host_tool(options: argparse.Namespace) -> int:
         "kick": lambda: host_tools.kick(data_dir, options.who, out),
         "ban": lambda: host_tools.ban(data_dir, options.who, options.reason, out),
         "unban": lambda: host_tools.unban(data_dir, options.who, out),
+        "export": lambda: export.export(data_dir, options.code, options.game_no,
+                                        options.fmt, out),
     }
     try:
         return tools[options.command]()
