@@ -67,9 +67,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", lead_beta=3.0, read_beta=0.35, focus=0.7, stop_confidence=0.3,
+    "easy": Level("easy", lead_beta=3.0, read_beta=0.11, focus=0.7, stop_confidence=0.3,
                   stop_min_items=2, nerve=0.08),
-    "normal": Level("normal", lead_beta=8.0, read_beta=0.5, focus=1.0, stop_confidence=0.4,
+    "normal": Level("normal", lead_beta=8.0, read_beta=0.16, focus=1.0, stop_confidence=0.35,
                     stop_min_items=2, nerve=0.08),
     "sharp": Level("sharp", lead_beta=None, read_beta=BETA, focus=None, stop_confidence=0.85,
                    stop_min_items=2, nerve=1.0),
@@ -81,24 +81,15 @@ _SECRET_BONUS = 0.1  # lead: between equals, prefer the item that says more abou
 _BELIEF_CACHE = 32
 
 
-def fit(need: Tags, offer: Tags) -> int:
-    """How well an item's tags serve a task: the number of tags they share."""
-    return len(need & offer)
-
-
-def lead_utility(tasks: Sequence[Tags], secret: int, item: Tags, so_far: Sequence[int]) -> float:
-    """How good ``item`` is for a lead whose task is ``tasks[secret]``.
+def _utility(fits: Sequence[float], secret: int, so_far: Sequence[float]) -> float:
+    """How good an item is for a lead whose task is number ``secret`` (from 0), from the
+    item's fit with each task (:class:`engine.fits.Fits`).
 
     ``so_far`` is each task's fit summed over the items already down. The main term is the
     lead over the best decoy once this item is down; then a decoy's average fit counts against
     the item, and the secret's own fit breaks ties.
     """
-    return _utility([fit(t, item) for t in tasks], secret, so_far)
-
-
-def _utility(fits: Sequence[int], secret: int, so_far: Sequence[int]) -> float:
-    """:func:`lead_utility` from the item's fit with each task."""
-    decoy_best, decoy_sum = -1, 0
+    decoy_best, decoy_sum = -math.inf, 0.0
     for k, f in enumerate(fits):
         if k != secret:
             decoy_best = max(decoy_best, so_far[k] + f)
@@ -109,26 +100,21 @@ def _utility(fits: Sequence[int], secret: int, so_far: Sequence[int]) -> float:
     return margin + _DECOY_MEAN_WEIGHT * (own - decoy_mean) + _SECRET_BONUS * own
 
 
-def _fits_so_far(tasks: Sequence[Tags], chosen: Sequence[Tags]) -> list[int]:
-    return [sum(fit(t, item) for item in chosen) for t in tasks]
-
-
 def task_probabilities(
-    tasks: Sequence[Tags],
-    grid: Sequence[Sequence[Tags]],
+    fits: Sequence[Sequence[Sequence[float]]],
     picks: Sequence[int],
     beta: float = BETA,
 ) -> list[float]:
-    """The chance of each task being the secret, given the picks made from ``grid``.
+    """The chance of each task being the secret, given the picks made so far.
 
-    The lead agent is modelled as choosing each column's item with probability proportional
-    to ``exp(beta * lead_utility)``; with a uniform prior, Bayes' rule does the rest.
+    ``fits[column][row][task]`` is each item's fit with each task. The lead agent is
+    modelled as choosing each column's item with probability proportional to
+    ``exp(beta * utility)``; with a uniform prior, Bayes' rule does the rest.
     """
-    # fits[column][row][task], computed once
-    fits = [[[fit(t, item) for t in tasks] for item in grid[c]] for c in range(len(picks))]
-    log_like = [0.0] * len(tasks)
-    for hypothesis in range(len(tasks)):
-        so_far = [0] * len(tasks)
+    tasks = len(fits[0][0]) if fits and fits[0] else 0
+    log_like = [0.0] * tasks
+    for hypothesis in range(tasks):
+        so_far = [0.0] * tasks
         for column, row in enumerate(picks):
             scores = [beta * _utility(f, hypothesis, so_far) for f in fits[column]]
             log_like[hypothesis] += scores[row] - _logsumexp(scores)
@@ -341,11 +327,10 @@ class Bot:
     def _rng(self, view: View, purpose: str) -> random.Random:
         return random.Random(f"{self.seed}|{purpose}|{view.round}|{view.seat}|{len(view.picks)}")
 
-    def _task_tags(self, view: View) -> list[Tags]:
-        return [_tags(self.deck, name) for name in view.tasks]
-
-    def _grid_tags(self, view: View) -> list[list[Tags]]:
-        return [[_tags(self.deck, name) for name in column] for column in view.grid]
+    def _fit_grid(self, view: View) -> list[list[list[float]]]:
+        """``[column][row][task]``: each item's fit with each task of the bar."""
+        fits = self.deck.fits
+        return [[fits.scores(view.tasks, item) for item in column] for column in view.grid]
 
     def _picking(self, view: View, seat: int, now_ms: int) -> Action | None:
         if view.is_lead:
@@ -364,10 +349,11 @@ class Bot:
             chosen = view.picked_items()
             rows = self.reader.pick(view.tasks, view.secret, view.grid[column], chosen)
             return Pick(view.lead, column, rng.choice(rows))
-        tasks, grid = self._task_tags(view), self._grid_tags(view)
-        chosen_tags = [grid[c][r] for c, r in enumerate(view.picks)]
-        so_far = _fits_so_far(tasks, chosen_tags)
-        utilities = [lead_utility(tasks, view.secret - 1, item, so_far) for item in grid[column]]
+        grid = self._fit_grid(view)
+        so_far = [0.0] * len(view.tasks)
+        for c, r in enumerate(view.picks):
+            so_far = [s + f for s, f in zip(so_far, grid[c][r], strict=True)]
+        utilities = [_utility(item, view.secret - 1, so_far) for item in grid[column]]
         beta = self.level.lead_beta
         if beta is None:
             best = max(utilities)
@@ -384,8 +370,7 @@ class Bot:
         if probs is None:
             if len(self._beliefs) >= _BELIEF_CACHE:
                 self._beliefs.clear()
-            probs = task_probabilities(self._task_tags(view), self._grid_tags(view),
-                                       view.picks, self.beta)
+            probs = task_probabilities(self._fit_grid(view), view.picks, self.beta)
             self._beliefs[key] = probs
         return list(probs)
 

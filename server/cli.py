@@ -7,6 +7,7 @@
     mission-impractical status | backup FILE | restore FILE | prune --older-than 90d
     mission-impractical kick WHO | ban WHO [--reason TEXT] | unban WHO
     mission-impractical simulate ...      (handed to engine.simulate)
+    mission-impractical deck fit DIR      (handed to engine.deck_fit; needs the fit extra)
     mission-impractical --version
 
 Every option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
@@ -198,6 +199,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "simulate":
         return _simulate(args[1:])
+    if args[:2] == ["deck", "fit"]:  # the fit extra's developer step (engine.deck_fit)
+        from engine.deck_fit import main as deck_fit_main
+
+        return deck_fit_main(args[2:])
     parser = build_parser()
     options = parser.parse_args(args)
     if options.command != "serve":
@@ -282,6 +287,8 @@ async def _serve(options: argparse.Namespace) -> int:
     except DeckError as error:
         print(f"mission-impractical: bad deck: {error}", file=sys.stderr)
         return 2
+    if options.deck is not None:
+        print(f"mission-impractical: {deck.fit_note()}", file=sys.stderr)
     try:
         hub = Hub.open(options.data_dir, deck=deck)
     except JournalError as error:  # a damaged database is reported, never replaced
