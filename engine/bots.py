@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.cards import Deck
+from engine.plans import plan_text
 from engine.rules import (
     Action,
     BestPlan,
@@ -42,12 +43,9 @@ from engine.rules import (
     Shout,
     View,
 )
-from engine.text import PLAN_MAX
 
 if TYPE_CHECKING:
     from engine.plain_reader import PlainReader
-
-Tags = frozenset[str]
 
 BETA = 3.0  # how sharply a guesser assumes a lead agent prefers the best-fitting item
 
@@ -128,100 +126,6 @@ def task_probabilities(
 def _logsumexp(values: Sequence[float]) -> float:
     top = max(values)
     return top + math.log(sum(math.exp(v - top) for v in values))
-
-
-# --- plans -----------------------------------------------------------------------------
-
-_USES: dict[str, tuple[str, ...]] = {
-    "animal": ("to make a furry friend", "to ride it"),
-    "catch": ("to grab the goods", "to catch what falls"),
-    "cold": ("to keep my cool", "to freeze everyone"),
-    "disguise": ("as a disguise", "to look like a local"),
-    "fire": ("to warm things up", "to toast it"),
-    "food": ("as a snack bribe", "to feed the guards"),
-    "heavy": ("to weigh it down", "to squash the problem"),
-    "height": ("to get up high", "to reach the top"),
-    "hide": ("to hide in", "to stay out of sight"),
-    "light": ("to light the way", "to dazzle them"),
-    "lure": ("as bait", "to tempt them over"),
-    "noise": ("to make a racket", "as a loud distraction"),
-    "rope": ("to tie it up", "to swing across"),
-    "sharp": ("to cut through", "to pop it"),
-    "soft": ("for a soft landing", "as a cushion"),
-    "speed": ("to zoom off", "for the getaway"),
-    "sticky": ("to stick it in place", "to glue it shut"),
-    "water": ("to splash through", "to float across"),
-}
-_SPARE_USES = ("just in case", "for style", "as a decoy", "because why not", "for luck")
-_STEPS = (("First the ", "I start with the "), (", then the ", ", next the "),
-          (", then the ", ", add the "), (", and last the ", ", and finally the "))
-_SHORT_STEPS = ("The ", ", the ", ", the ", " and the ")
-_CLOSERS = (". Done!", ". Nobody suspects a thing.", ". Easy.", ". Ta-da!")
-
-
-def _uses(deck: Deck, task: Tags, items: Sequence[str], rng: random.Random) -> list[str]:
-    """A use per item that fits the task (or a shrug), never the same words twice."""
-    said: list[str] = []
-    for item in items:
-        useful = sorted(_tags(deck, item) & task)
-        options = [u for tag in useful for u in _USES[tag]] or list(_SPARE_USES)
-        fresh = [u for u in options if u not in said] or [u for u in _SPARE_USES
-                                                           if u not in said]
-        said.append(rng.choice(fresh or options))
-    return said
-
-
-def _sentence(items: Sequence[str], uses: Sequence[str | None], steps: Sequence[str],
-              closer: str) -> str:
-    """``First the A to x, then the B, ... and last the D to y. Done!``"""
-    if len(items) == 1:
-        steps = (steps[0],)
-    else:
-        steps = (steps[0], *[steps[1 + k % 2] for k in range(len(items) - 2)], steps[-1])
-    parts = [f"{step}{item}" + (f" {use}" if use else "")
-             for step, item, use in zip(steps, items, uses, strict=True)]
-    return "".join(parts) + closer
-
-
-def plan_text(deck: Deck, task_name: str, item_names: Sequence[str], rng: random.Random) -> str:
-    """A short, silly plan (at most 160 characters) that uses every item, in order.
-
-    Each item gets a use that fits the task (or a shrug: "just in case"); when the sentence
-    is too long, the longest uses go first, then the closer, then the wording gets terse:
-    the items themselves always stay.
-    """
-    if not item_names:
-        return f"I'll improvise: {task_name}"[:PLAN_MAX]
-    task = _tags(deck, task_name)
-    uses: list[str | None] = list(_uses(deck, task, item_names, rng))
-    steps = [rng.choice(options) for options in _STEPS]
-    closer = rng.choice(_CLOSERS)
-    while True:
-        text = _sentence(item_names, uses, steps, closer)
-        if len(text) <= PLAN_MAX:
-            return text
-        longest = max(range(len(uses)), key=lambda k: len(uses[k] or ""))
-        if uses[longest]:
-            uses[longest] = None
-        elif closer != ".":
-            closer = "."
-        elif steps != list(_SHORT_STEPS):
-            steps = list(_SHORT_STEPS)
-        else:
-            return text[:PLAN_MAX]
-
-
-def plan_names_every_item(plan: str, item_names: Sequence[str]) -> bool:
-    """Does ``plan`` mention each of the items (what ``simulate`` counts)?"""
-    return all(item in plan for item in item_names)
-
-
-def _tags(deck: Deck, name: str) -> Tags:
-    """A card's tags; an unknown card (another deck's) offers nothing."""
-    try:
-        return deck.card(name).tags
-    except KeyError:
-        return frozenset()
 
 
 # --- human pace ------------------------------------------------------------------------
@@ -395,10 +299,13 @@ class Bot:
         return self._rng(view, "nerve").random() < level.nerve
 
     def _plan(self, view: View, card: int | None) -> str:
+        """A plan for task ``card`` that says nothing a plan of this game already said."""
         if card is None:
             return ""
-        task = view.tasks[card - 1]
-        return plan_text(self.deck, task, view.picked_items(), self._rng(view, "plan"))
+        said = [plan for result in view.history for plan in result.plans if plan]
+        said += [plan for plan in view.plans if plan]
+        return plan_text(self.deck, view.tasks[card - 1], view.picked_items(),
+                         self._rng(view, "plan"), said, view.seat or 0)
 
     def _best_plan(self, view: View) -> int:
         """Reward a correct guesser (the stop taker's nerve first), else anyone."""

@@ -17,11 +17,10 @@ from engine.bots import (
     READ_PER_CHARACTER,
     READ_SECONDS,
     Bot,
-    plan_names_every_item,
-    plan_text,
     task_probabilities,
 )
 from engine.cards import Deck, load_deck, parse_deck
+from engine.plans import plan_names_every_item, plan_text
 from engine.rules import (
     Action,
     BestPlan,

@@ -29,7 +29,7 @@ def test_a_fit_file_that_misses_a_card_is_refused_with_the_card_named() -> None:
     text = format_fits(["Task A"], ["Pen"], [[1.0]])
     with pytest.raises(FitError, match="'Cup'"):
         parse_fits(text, ["Task A"], ["Pen", "Cup"], {})
-    with pytest.raises(FitError, match="fit.txt:1"):
+    with pytest.raises(FitError, match=r"fit\.txt:1"):
         parse_fits("Task A | 1 2\n", ["Task A"], ["Pen"], {})
 
 
