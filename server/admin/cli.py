@@ -8,6 +8,7 @@
     mission-impractical kick WHO | ban WHO [--reason TEXT] | unban WHO
     mission-impractical export CODE [N] [--format json|md]
     mission-impractical simulate ...      (handed to engine.simulate)
+    mission-impractical deck fit DIR      (handed to engine.deck_fit; needs the fit extra)
     mission-impractical --version
 
 Every option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
@@ -214,6 +215,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "simulate":
         return _simulate(args[1:])
+    if args[:2] == ["deck", "fit"]:  # the fit extra's developer step (engine.deck_fit)
+        from engine.deck_fit import main as deck_fit_main
+
+        return deck_fit_main(args[2:])
     parser = build_parser()
     options = parser.parse_args(args)
     if options.command != "serve":
@@ -313,6 +318,8 @@ async def _serve(options: argparse.Namespace) -> int:
         print(f"mission-impractical: bad deck: {error}", file=sys.stderr)
         return 2
     first_start = not (Path(options.data_dir) / DB_NAME).exists()
+    if options.deck is not None:
+        print(f"mission-impractical: {deck.fit_note()}", file=sys.stderr)
     try:
         hub = Hub.open(options.data_dir, deck=deck)
     except JournalError as error:  # a damaged database is reported, never replaced

@@ -12,7 +12,7 @@ from engine.records import Records
 from engine.replay import find_game, load_replay
 from engine.tables import TableOptions
 from engine.transcript import markdown
-from server.cli import main
+from server.admin.cli import main
 from tests.engine.test_replay import journal_of, journaled_hub, play_to_the_end, seat_people
 
 
