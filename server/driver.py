@@ -18,9 +18,9 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.message_pump import MessagePump
 
+from engine.clock import now_ms
 from lean_textual import internals as door
 from server.colours import fit_pieces
-from server.input import now_ms
 
 if TYPE_CHECKING:
     from textual.app import App

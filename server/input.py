@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import codecs
 import logging
-import time
 from collections import deque
 from collections.abc import Callable
 
@@ -20,6 +19,7 @@ from textual import constants, events
 from textual.message import Message
 from textual.messages import InBandWindowResize
 
+from engine.clock import now_ms
 from lean_textual.internals import XTermParserWithoutKeyCache
 from server.limits import SessionLimits
 from server.paste import PasteLimiter
@@ -34,9 +34,6 @@ _APP_BUSY_POLL_S = 0.005  # how soon to look again when the app stays busy
 _QUICK_LOOKS = 32  # looks on the next loop turns before falling back to that poll
 
 
-def now_ms() -> float:
-    """The clock that arrival stamps use: ``time.monotonic()`` in milliseconds."""
-    return time.monotonic() * 1000
 
 
 def _allowed(event: Message) -> bool:

@@ -97,8 +97,8 @@ class LobbyScreen(SteadyScreen[None]):
             yield TableList(id="tables")  # its own box: a container around it drew 23 lines
             yield HistoryPanel(id="history")
         yield FormRow(("Table code", QuietInput(max_length=4, placeholder="ABCD", id="code")),
-                      ("Seat code (to come back)",
-                       QuietInput(max_length=6, placeholder="guests", id="seat-code")),
+                      ("Guest's seat code",
+                       QuietInput(max_length=6, placeholder="if any", id="seat-code")),
                       id="code-row", classes="form-row")
         yield KeyBar()
 

@@ -112,7 +112,7 @@ async def test_each_field_s_label_ends_one_cell_before_it_with_no_label_widgets(
         await settle(pilot)
         rows = list(app.screen.query(FormRow))
         assert [row.labels for row in rows] == [
-            ["Your agent name"], ["Table code", "Seat code (to come back)"]]
+            ["Your agent name"], ["Table code", "Guest's seat code"]]
         assert not app.screen.query(Label)
         shown = screen_text(app).splitlines()
         for row in rows:
