@@ -975,6 +975,36 @@ async def test_a_leads_pick_key_is_played_by_the_app_in_the_turn_it_arrives(
         assert inside_app == [True, True, True]
 
 
+async def test_a_stop_key_is_shouted_by_the_app_in_the_turn_it_arrives(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the lead's pick is: forwarded, the key would wait on the focused widget's queue,
+    then on the screen's, and the Stop! race is decided by order of arrival."""
+    async with table_of_three("shout-now") as (table, apps):
+        guesser = next(app for app in apps
+                       if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
+        inside_app: list[bool] = []
+        in_handler = [False]
+        handled, screen_key = MissionApp.on_event, GameScreen.on_key
+
+        async def watched(app: MissionApp, event: events.Event) -> None:
+            in_handler[0] = True
+            try:
+                await handled(app, event)
+            finally:
+                in_handler[0] = False
+
+        def shouted(screen: GameScreen, event: events.Key) -> None:
+            inside_app.append(in_handler[0])
+            screen_key(screen, event)
+
+        monkeypatch.setattr(MissionApp, "on_event", watched)
+        monkeypatch.setattr(GameScreen, "on_key", shouted)
+        guesser.post_message(events.Key("s", "s"))
+        await asyncio.sleep(0.4)
+        assert table.state.stop == (guesser.session.seat,)  # type: ignore[union-attr]
+        assert inside_app == [True]
+
+
 @asynccontextmanager
 async def a_guesser_in_the_chat(seed: str) -> AsyncIterator[tuple[MissionApp, QuietInput]]:
     """A guesser's app at a table of three whose game has started, and its chat field,
