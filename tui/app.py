@@ -373,6 +373,11 @@ class MissionApp(AppHooks, App[str | None]):
             if isinstance(focused, ItemGrid) and focused.take_key(event):
                 self.app_focus = True
                 return
+            # So is a Stop! (see GameScreen.take_key).
+            screen = self.screen
+            if isinstance(screen, TableStage) and screen.take_key(event):
+                self.app_focus = True
+                return
             # A key for a text field is typed or played and painted in this turn: it would
             # wait on the field's queue (see QuietInput.key_event), then for the screen's
             # update timer, and the key bar's count of characters would be painted a second
