@@ -8,6 +8,7 @@ the SSH server asks it at each stage (see :mod:`server.ssh_server`).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -33,9 +34,12 @@ class _Source:
     connected: int = 0
     failures: int = 0
     failures_since: float = 0.0
+    failed_at: float = 0.0
     blocked_until: float = 0.0
     tokens: float = 0.0
     tokens_at: float = 0.0
+    checking: asyncio.Lock | None = None
+    """Held while one of its passwords is being checked (made when first needed)."""
 
     def holds_open(self) -> bool:
         return bool(self.logging_in or self.connected)
@@ -112,19 +116,43 @@ class ConnectionGate:
         self.logging_in += 1
         return None
 
-    def login_failed(self, address: str) -> float:
-        """A wrong password: how long to make the client wait for the answer.
+    def password_turn(self, address: str) -> asyncio.Lock:
+        """Held around each password check from ``address``: one at a time per address,
+        whatever the connections (and one at a time per connection with it)."""
+        source = self._source(address)
+        if source.checking is None:
+            source.checking = asyncio.Lock()
+        return source.checking
 
-        Enough failures block the address (:meth:`blocked` says so from then on).
-        """
+    def wait_before_check(self, address: str) -> float:
+        """How long the next password from ``address`` waits before it is checked: none
+        after no recent failure, else ``auth_delay_s`` after the last one, doubling with
+        every failure up to ``auth_delay_max_s``. Applied before each check (while the
+        turn is held), a guess sent before the answer to the last gains nothing."""
+        limits, now = self.limits, self._clock()
+        source = self._sources.get(address)
+        if source is None or not source.failures:
+            return 0.0
+        if now - source.failures_since > limits.auth_failure_window_s:
+            return 0.0
+        return max(0.0, source.failed_at + self.delay_after(source.failures) - now)
+
+    def delay_after(self, failures: int) -> float:
+        """The wait that ``failures`` recent failures earn (no overflow, however many)."""
+        limits = self.limits
+        return min(limits.auth_delay_s * 2.0 ** min(failures - 1, 64), limits.auth_delay_max_s)
+
+    def login_failed(self, address: str) -> None:
+        """A wrong password. Enough failures block the address (:meth:`blocked` says so
+        from then on)."""
         limits, now = self.limits, self._clock()
         source = self._source(address)
         if not source.failures or now - source.failures_since > limits.auth_failure_window_s:
             source.failures, source.failures_since = 0, now
         source.failures += 1
+        source.failed_at = now
         if source.failures >= limits.auth_failures_to_block:
             source.blocked_until = now + limits.block_s
-        return min(limits.auth_delay_s * 2 ** (source.failures - 1), limits.auth_delay_max_s)
 
     def failures(self, address: str) -> int:
         """Recent failed logins from ``address``."""

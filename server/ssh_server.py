@@ -194,18 +194,30 @@ class _Connection(asyncssh.SSHServer):
         if self._conn is not None:
             self._conn.disconnect(code, reason)
 
-    async def _login_failed(self, username: str) -> bool:
-        """A wrong password (already logged, by :meth:`_password_ok`, in the stable format
-        fail2ban reads): answered late, and the address blocked if it goes on."""
+    async def _check_password(self, attempt: str) -> bool:
+        """Check one password, in its address's turn and after its address's wait.
+
+        A client that sends its next guess before the answer to the last has its last
+        one withdrawn by asyncssh (the task is cancelled): a guess is checked only once it
+        has waited, so the waits bound the guesses answered, however fast they come and
+        over however many connections from one address. A block is looked at before each
+        check too. A wrong password is logged (in the stable format fail2ban reads)."""
         gate = self._game.gate
-        delay = gate.login_failed(self.address)
-        await asyncio.sleep(delay)
-        if gate.blocked(self.address):
-            log.warning("%s: address blocked for %.0f s after %d failed logins",
-                        self._peer, gate.limits.block_s, gate.failures(self.address))
-            self._refusal = "blocked after failed logins"
-            self._disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, BLOCKED)
-        return False
+        async with gate.password_turn(self.address):
+            await asyncio.sleep(gate.wait_before_check(self.address))
+            if not gate.blocked(self.address):
+                if self._game.config.access.password_ok(attempt):
+                    self._identity.proved_nothing()
+                    return True
+                auth_failed(self._peer, self._identity.username, "wrong password")
+                self._refusal = "wrong password"
+                gate.login_failed(self.address)
+            if gate.blocked(self.address):
+                log.warning("%s: address blocked for %.0f s after %d failed logins",
+                            self._peer, gate.limits.block_s, gate.failures(self.address))
+                self._refusal = "blocked after failed logins"
+                self._disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, BLOCKED)
+            return False
 
     def begin_auth(self, username: str) -> bool:
         self._identity.username = username
@@ -244,23 +256,13 @@ class _Connection(asyncssh.SSHServer):
         return ("Mission Impractical", "", "", [("Password: ", False)])
 
     async def validate_kbdint_response(self, username: str, responses: list[str]) -> bool:
-        if len(responses) == 1 and self._password_ok(responses[0]):
-            return True
-        return await self._login_failed(username)
+        return await self._check_password(responses[0] if len(responses) == 1 else "")
 
     def password_auth_supported(self) -> bool:
         return self._game.config.access.password is not None
 
     async def validate_password(self, username: str, password: str) -> bool:
-        return self._password_ok(password) or await self._login_failed(username)
-
-    def _password_ok(self, attempt: str) -> bool:
-        if self._game.config.access.password_ok(attempt):
-            self._identity.proved_nothing()
-            return True
-        auth_failed(self._peer, self._identity.username, "wrong password")
-        self._refusal = "wrong password"
-        return False
+        return await self._check_password(password)
 
     def session_requested(self) -> GameSession | bool:
         open_here = sum(1 for session in self._game.sessions if session.connection is self)

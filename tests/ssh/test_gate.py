@@ -42,8 +42,13 @@ def test_one_address_cannot_hold_every_login_slot() -> None:
 def test_wrong_passwords_cost_more_each_time_then_block_the_address() -> None:
     books, clock = gate(auth_delay_s=0.5, auth_delay_max_s=4, auth_failures_to_block=5,
                         block_s=60)
-    delays = [books.login_failed("6.6.6.6") for _ in range(5)]
-    assert delays == [0.5, 1.0, 2.0, 4.0, 4.0]
+    waits = [books.wait_before_check("6.6.6.6")]
+    for _ in range(5):
+        books.login_failed("6.6.6.6")
+        waits.append(books.wait_before_check("6.6.6.6"))
+    assert waits == [0.0, 0.5, 1.0, 2.0, 4.0, 4.0]
+    clock.now += 1.5
+    assert books.wait_before_check("6.6.6.6") == 2.5  # counted from the last failure
     assert books.blocked("6.6.6.6")
     assert books.connection_opened("6.6.6.6") == BLOCKED
     assert books.connection_opened("1.2.3.4") is None  # others are not punished
@@ -56,8 +61,19 @@ def test_old_failures_are_forgiven_after_the_window() -> None:
     books.login_failed("6.6.6.6")
     books.login_failed("6.6.6.6")
     clock.now += 101
-    assert books.login_failed("6.6.6.6") == books.limits.auth_delay_s
+    assert books.wait_before_check("6.6.6.6") == 0.0
+    books.login_failed("6.6.6.6")
+    assert books.wait_before_check("6.6.6.6") == books.limits.auth_delay_s
     assert not books.blocked("6.6.6.6")
+
+
+def test_the_wait_never_overflows_however_many_failures() -> None:
+    """Found: the 1,025th failure raised OverflowError (0.5 * 2 ** 1024)."""
+    books, _ = gate(auth_failures_to_block=10**9, auth_delay_max_s=8)
+    for _ in range(1100):
+        books.login_failed("6.6.6.6")
+    assert books.wait_before_check("6.6.6.6") == 8.0
+    assert books.delay_after(10**6) == 8.0
 
 
 def test_connections_per_address_are_capped_after_login() -> None:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import asyncssh
 import pytest
-from asyncssh.packet import String
+from asyncssh.packet import Boolean, String
 
+from server.auth import AccessPolicy
+from server.limits import ConnectionLimits
 from server.session import GameSession
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
@@ -71,3 +74,82 @@ async def test_an_env_flood_is_cut_off_and_keeps_no_memory(
     friend.send("\r")  # the counter: the friend plays on
     await friend.wait_for("count: 1")
     friend.close()
+
+
+# -- password guessing -------------------------------------------------------------------------
+
+
+class _Guesser(asyncssh.SSHClient):
+    """Sends ``guesses`` passwords back to back, each before the answer to the one before
+    (asyncssh's own client waits for each answer), then gives up."""
+
+    def __init__(self, guesses: list[str]) -> None:
+        self._guesses = guesses
+        self._conn: asyncssh.SSHClientConnection | None = None
+
+    def connection_made(self, conn: asyncssh.SSHClientConnection) -> None:
+        self._conn = conn
+
+    async def password_auth_requested(self) -> str | None:
+        if not self._guesses:
+            return None
+        *early, last = self._guesses
+        self._guesses = []
+        assert self._conn is not None
+        for guess in early:
+            await self._conn.send_userauth_request(  # type: ignore[attr-defined]
+                b"password", Boolean(False), String(guess), trivial=False)
+        return last
+
+
+async def _guess(port: int, guesses: list[str], source: str = ABUSER) -> bool:
+    """Did the guesses get in?"""
+    try:
+        conn = await asyncssh.connect(
+            "127.0.0.1", port, username="mallory", known_hosts=None, agent_path=None,
+            config=None, client_keys=None, preferred_auth="password",
+            client_factory=lambda: _Guesser(guesses), local_addr=(source, 0))
+    except (asyncssh.PermissionDenied, asyncssh.DisconnectError, ConnectionError):
+        return False
+    conn.abort()
+    return True
+
+
+def _checks(caplog: pytest.LogCaptureFixture, address: str) -> int:
+    return sum(r.getMessage().startswith(f"auth failed from {address} ")
+               for r in caplog.records)
+
+
+async def test_a_thousand_guesses_back_to_back_get_ten_answers_and_never_the_password(
+        game_server: StartServer, caplog: pytest.LogCaptureFixture) -> None:
+    """Found: each guess cancelled the wait of the one before, so ~1,000 guesses went
+    through in 0.15 s, and the right password placed 900th logged in."""
+    caplog.set_level(logging.INFO, logger="connections")
+    server = await game_server(access=AccessPolicy(password="sesame"),
+                               connection_limits=ConnectionLimits(auth_delay_s=0.01,
+                                                                  auth_delay_max_s=0.1))
+    guesses = [f"guess{n}" for n in range(1000)]
+    guesses[899] = "sesame"
+    assert not await _guess(server.port, guesses)
+    for _ in range(20):  # and again, from new connections, as fast as refused
+        await _guess(server.port, guesses[900:])
+    assert 1 <= _checks(caplog, ABUSER) <= 10
+    friend = await TermClient.connect(server.port, password="sesame", source=FRIEND)
+    await friend.wait_for("count")
+    friend.close()
+
+
+async def test_guesses_from_many_connections_of_one_address_take_turns(
+        game_server: StartServer, caplog: pytest.LogCaptureFixture) -> None:
+    """Checked one at a time per address, each after its wait: 30 connections guessing at
+    once get no more answers than one would, and the address is blocked."""
+    caplog.set_level(logging.INFO, logger="connections")
+    server = await game_server(access=AccessPolicy(password="sesame"),
+                               connection_limits=ConnectionLimits(
+                                   auth_delay_s=0.01, auth_delay_max_s=0.1,
+                                   max_unauthenticated_per_source=30))
+    tries = await asyncio.gather(*(_guess(server.port, [f"guess{n}.{k}" for k in range(5)])
+                                   for n in range(30)))
+    assert not any(tries)
+    assert _checks(caplog, ABUSER) <= 10
+    assert server.gate.blocked(ABUSER)
