@@ -18,6 +18,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.message_pump import MessagePump
 
+from server.access_log import quoted
 from server.colours import fit_pieces
 from server.input import now_ms
 
@@ -141,7 +142,7 @@ class SSHDriver(Driver):
 
     def open_url(self, url: str, new_tab: bool = True) -> None:
         """Would open a browser on the server: ignored."""
-        log.info("app asked to open a URL on the server; ignored: %r", url[:200])
+        log.info("app asked to open a URL on the server; ignored: %s", quoted(url, 200))
 
     def deliver_binary(
         self,

@@ -16,6 +16,7 @@ import asyncssh
 from textual.app import App
 
 from engine.identity import Player
+from server.access_log import quoted
 from server.admission import AppSlots
 from server.app_guard import (
     ExitNotes,
@@ -135,7 +136,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return True  # accepted so that a refusal can be explained in words
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("%s: refused subsystem %r", self.peer, subsystem[:40])
+        log.info("%s: refused subsystem %s", self.peer, quoted(subsystem))
         return False
 
     def session_started(self) -> None:
