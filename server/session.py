@@ -111,6 +111,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         now = getattr(getattr(self.app, "session", None), "player", None)
         return now if isinstance(now, Player) else self._login
 
+    @property
+    def closed(self) -> bool:
+        """Has this session's channel closed?"""
+        return self._lost
+
     def refuse_with(self, reason: str) -> None:
         """Run no app: tell the client ``reason`` in one line once the session starts."""
         self._refused_with = reason

@@ -104,7 +104,11 @@ class _Connection(asyncssh.SSHServer):
         self.address = "?"
         """The client's address, the unit of every per-source limit."""
         self._since = time.monotonic()
-        self._opened: list[GameSession] = []
+        self._open: set[GameSession] = set()
+        """Sessions asked for on this connection whose channels are still open."""
+        self._played = False
+        self._refusals: dict[str, None] = {}
+        """Why sessions of this connection ran no game (a few, in order), for the log."""
         self._refusal = "left before logging in"
         """Why the connection ended without a game, for the operator's log."""
         self._admitted = self._logged_in = False
@@ -139,15 +143,31 @@ class _Connection(asyncssh.SSHServer):
     def _log_outcome(self) -> None:
         """The connection's one closing line in the operator's log."""
         key = self._identity.key if self._logged_in else None
-        if any(session.terminal is not None for session in self._opened):
+        for session in self._open:
+            self._note(session)
+        self._open.clear()
+        if self._played:
             connection_line("left", self._peer, self._identity.username, key,
                             seconds=time.monotonic() - self._since)
             return
-        refusals = [REFUSAL_REASONS.get(s.refusal or "", s.refusal or "no session")
-                    for s in self._opened]
         connection_line("refused", self._peer, self._identity.username, key,
                         authenticated=self._logged_in,
-                        reason=", ".join(refusals) or self._refusal)
+                        reason=", ".join(self._refusals) or self._refusal)
+
+    def _note(self, session: GameSession) -> None:
+        """Remember what became of one session, for the connection's closing line."""
+        if session.terminal is not None:
+            self._played = True
+        elif len(self._refusals) < 4:
+            refusal = session.refusal or ""
+            self._refusals[REFUSAL_REASONS.get(refusal, refusal or "no session")] = None
+
+    def _sessions_open(self) -> int:
+        """Sessions asked for on this connection and not closed yet, started or not."""
+        for session in [s for s in self._open if s.closed]:
+            self._note(session)
+            self._open.discard(session)
+        return len(self._open)
 
     def hang_up(self) -> None:
         """Disconnect this client (after a kick or a ban)."""
@@ -265,13 +285,12 @@ class _Connection(asyncssh.SSHServer):
         return await self._check_password(password)
 
     def session_requested(self) -> GameSession | bool:
-        open_here = sum(1 for session in self._game.sessions if session.connection is self)
-        if open_here >= self._game.config.sessions_per_connection:
+        if self._sessions_open() >= self._game.config.sessions_per_connection:
             log.info("%s: refused another session on the same connection", self._peer)
             return False
         session = GameSession(self._game, self._identity.player(self.address), self._peer,
                               connection=self)
-        self._opened.append(session)
+        self._open.add(session)
         open_here = sum(1 for s in self._game.sessions if s.address == self.address)
         refusal = self._game.gate.session_opened(self.address, open_here)
         if refusal is not None:

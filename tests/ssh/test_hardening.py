@@ -13,7 +13,7 @@ from asyncssh.packet import Boolean, String
 from server.auth import AccessPolicy
 from server.limits import ConnectionLimits
 from server.session import GameSession
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient, _Guest, until
 from tests.ssh.conftest import StartServer
 
 ABUSER = "127.0.0.66"
@@ -153,3 +153,26 @@ async def test_guesses_from_many_connections_of_one_address_take_turns(
     assert not any(tries)
     assert _checks(caplog, ABUSER) <= 10
     assert server.gate.blocked(ABUSER)
+
+
+# -- sessions on one connection ----------------------------------------------------------------
+
+
+async def test_fifty_sessions_asked_at_once_on_one_connection_get_four(
+        game_server: StartServer) -> None:
+    """Found: all 50 channels were accepted and 10 became games; the cap of 4 counted
+    only sessions already started."""
+    server = await game_server()
+    conn = await asyncssh.connect(
+        "127.0.0.1", server.port, username="mallory", known_hosts=None, agent_path=None,
+        config=None, client_keys=None, client_factory=_Guest, local_addr=(ABUSER, 0))
+    tries = await asyncio.gather(
+        *(conn.create_session(asyncssh.SSHClientSession, term_type="xterm",
+                              term_size=(80, 24), encoding=None) for _ in range(50)),
+        return_exceptions=True)
+    accepted = [t for t in tries if not isinstance(t, BaseException)]
+    assert len(accepted) == server.config.sessions_per_connection
+    await until(lambda: len(server.sessions) == len(accepted), "their games")
+    await asyncio.sleep(0.3)
+    assert len(server.sessions) == len(accepted)
+    conn.close()
