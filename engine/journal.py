@@ -263,9 +263,8 @@ def _check(db: sqlite3.Connection, path: Path) -> None:
                            "restore a backup")
 
 
-REQUIRED_TABLES = ("tables", "records", "games", "game_players", "live_sessions", "bans",
-                   "kicks")
-"""The tables a journal of this schema holds (a file missing one is damaged)."""
+REQUIRED_TABLES = ("tables", "records", "games", "game_players")
+"""The tables every journal holds, since schema 1 (a file missing one is damaged)."""
 
 
 def check_tables(db: sqlite3.Connection, path: Path) -> None:
