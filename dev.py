@@ -5,12 +5,13 @@
     python3 dev.py test     create .venv if needed, add the test tools, run the tests
     python3 dev.py bench    run the benchmarks in bench/ and print their figures
     python3 dev.py lint     ruff over the tree
-    python3 dev.py status   (or backup, prune, kick, ban, unban): the host's tools
     python3 dev.py fuzz     a long fuzzing run of the whole input path (MI_FUZZ_EXAMPLES=2000)
+    python3 dev.py status   or any other command of the server's own command line (backup,
+                            restore, prune, kick, ban, unban, simulate...): the host's tools
 
-Extra arguments go to the underlying command (``dev.py serve --port 2022``). Run from a
-checkout, the server and the host's tools keep their data in the checkout's ``data/``
-(unless ``--data-dir`` or ``MI_DATA_DIR`` says otherwise).
+Extra arguments go to the underlying command, for example: python3 dev.py serve --port 2022
+Run from a checkout, the server and the host's tools keep their data in the checkout's data/
+folder (unless --data-dir or MI_DATA_DIR says otherwise).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 STAMP = VENV / ".installed"
-HOST_TOOLS = {"status", "backup", "prune", "kick", "ban", "unban", "simulate"}
+OWN = {"serve", "test", "bench", "lint", "fuzz"}
+"""dev.py's own commands; every other one goes to the server's command line."""
 
 
 def ensure_installed(with_tests: bool) -> None:
@@ -67,11 +69,11 @@ def run(args: list[str]) -> int:
 
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("help", [])
-    if command not in {"serve", "test", "bench", "lint", "fuzz"} | HOST_TOOLS:
+    if command in {"help", "-h", "--help"}:
         print(__doc__)
-        return 0 if command in {"help", "-h", "--help"} else 2
-    ensure_installed(with_tests=command in {"test", "bench", "lint", "fuzz"})
-    if command == "serve" or command in HOST_TOOLS:
+        return 0
+    ensure_installed(with_tests=command in OWN - {"serve"})
+    if command == "serve" or command not in OWN:
         os.environ.setdefault("MI_DATA_DIR", str(ROOT / "data"))
         return run([str(BIN / "mission-impractical"), command, *rest])
     if command == "test":

@@ -142,7 +142,16 @@ def _migrate_to_v2(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
-MIGRATIONS: list[Migration] = [_migrate_to_v1, _migrate_to_v2]
+def _migrate_to_v3(db: sqlite3.Connection) -> None:
+    """Version 3: a game ended before its first round was scored is no game (it counted as
+    a shared win for every seat before): remove the ones already stored."""
+    unplayed = ("SELECT id FROM games WHERE json_valid(result) AND"
+                " coalesce(json_array_length(result, '$.rounds'), 0) = 0")
+    db.execute(f"DELETE FROM game_players WHERE game_id IN ({unplayed})")
+    db.execute(f"DELETE FROM games WHERE id IN ({unplayed})")
+
+
+MIGRATIONS: list[Migration] = [_migrate_to_v1, _migrate_to_v2, _migrate_to_v3]
 """``MIGRATIONS[v]`` moves a database from version ``v`` to ``v + 1``; append, never edit."""
 
 
@@ -411,11 +420,14 @@ class SqliteJournal:
     # -- writing ---------------------------------------------------------------------------
 
     def record(self, code: str, seq: int, kind: str, payload: dict[str, Any]) -> None:
-        """Store one accepted command durably; when this returns, the command survives a
-        crash or a power cut. ``seq`` must follow the table's last one (``"create"`` is 1):
-        a gap means the hub and the journal disagree, and the record is refused rather than
-        stored in a history that would replay differently. A ``"close"`` record also closes
-        the table (see :meth:`close_table`)."""
+        """Store one accepted command durably. Without a writer thread the command is
+        committed (``synchronous=FULL``) when this returns, and survives a crash or a power
+        cut; in write-behind mode (:meth:`write_behind`, the server's) it is only queued
+        for the writer's next commit, and the hub tells nobody of it until that commit is
+        reported (:meth:`engine.hub.Hub.changed`). ``seq`` must follow the table's last
+        one (``"create"`` is 1): a gap means the hub and the journal disagree, and the record
+        is refused rather than stored in a history that would replay differently. A
+        ``"close"`` record also closes the table (see :meth:`close_table`)."""
         self._usable()
         text = _encode(payload, f"the payload of {kind!r} at table {code}")
         now = self._clock()
@@ -464,8 +476,11 @@ class SqliteJournal:
         name)`` by seat; ``result`` is :func:`engine.rules.game_summary`'s (``scores`` by
         seat and ``winners`` as seat numbers are required; ``rounds`` is kept as it is).
         Idempotent: recording the same ``game_no`` of the same table again stores nothing,
-        so the hub may call it again after a restart to be sure."""
+        so the hub may call it again after a restart to be sure. A game ended before its
+        first round was scored (no ``rounds``) counts for nobody: nothing is stored."""
         self._usable()
+        if not result.get("rounds"):
+            return
         entry = self._open.get(code)
         if entry is None:
             raise JournalError(f"table {code} is not open in {self.path}: cannot record its "

@@ -18,9 +18,9 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.message_pump import MessagePump
 
+from engine.clock import now_ms
 from server.access_log import quoted
 from server.colours import fit_pieces
-from server.input import now_ms
 
 if TYPE_CHECKING:
     from textual.app import App

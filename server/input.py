@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import codecs
 import logging
-import time
 from collections import deque
 from collections.abc import Callable
 
@@ -21,6 +20,7 @@ from textual._xterm_parser import XTermParser
 from textual.message import Message
 from textual.messages import InBandWindowResize
 
+from engine.clock import now_ms
 from server.limits import SessionLimits
 from server.paste import PasteLimiter
 
@@ -40,11 +40,6 @@ class _Parser(XTermParser):
     last key it parsed, and through the key's sender that session's whole app."""
 
     _parse_extended_key = XTermParser._parse_extended_key.__wrapped__  # type: ignore[attr-defined]
-
-
-def now_ms() -> float:
-    """The clock that arrival stamps use: ``time.monotonic()`` in milliseconds."""
-    return time.monotonic() * 1000
 
 
 def _allowed(event: Message) -> bool:

@@ -29,19 +29,19 @@ from engine.identity import Player
 from engine.rules import IllegalAction
 from engine.session import Session
 from engine.tables import TableView
+from lean_textual.dispatch import install as remembered_handlers
+from lean_textual.dropped import release
+from lean_textual.lean_strips import install as lean_strips
+from lean_textual.partial_paint import install as partial_paint
+from lean_textual.steady import SteadyScreen
+from lean_textual.styles import keep_component_nodes, share_parsed_css, share_rule_matches
 from tui.board import ItemGrid
-from tui.dispatch import install as remembered_handlers
-from tui.dropped import release
 from tui.end_screen import EndScreen
 from tui.help import HelpScreen
 from tui.inputs import QuietInput
-from tui.lean_strips import install as lean_strips
 from tui.lobby_screen import LobbyScreen
 from tui.messages import HubChanged, HubNotice, ShowSetup
-from tui.partial_paint import install as partial_paint
 from tui.stage import TableStage
-from tui.steady import SteadyScreen
-from tui.styles import keep_component_nodes, share_parsed_css, share_rule_matches
 from tui.table_screen import TableScreen
 from tui.too_small import TooSmallScreen, too_small
 

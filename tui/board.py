@@ -19,13 +19,13 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 
-from engine import hub
+from engine.clock import now_ms
 from engine.rules import COLUMNS, ROWS, Phase, View
+from lean_textual.cached_lines import CachedLines, keep_shared
+from lean_textual.steady import SteadyScreen
+from lean_textual.wake import wake_later
 from tui.board_text import Line
-from tui.cached_lines import CachedLines, keep_shared
-from tui.steady import SteadyScreen
 from tui.timing import arrival_ms
-from tui.wake import wake_later
 
 ROLES = ("title", "name", "me", "key", "card", "secret", "stop", "stop-key", "lead", "warn",
          "dim", "good", "bad", "plan")
@@ -74,10 +74,10 @@ class Lines(CachedLines):
 class Countdown(Lines):
     """Time left on the turn timer, drawn only when what it shows changes: whole minutes
     while more than two minutes are left, then steps of ten seconds, then every second for
-    the last ten, in the colour of a warning. (A once-a-second tick on every seat of every
-    table was most of the cost of an idle player.) A line widget, so that a step's row goes
-    straight to the terminal (:meth:`SteadyScreen.paint_now`): through the compositor, the
-    steps were about half of its work at 400 players."""
+    the last ten, in the colour of a warning (a once-a-second tick on every seat of every
+    table would be most of the cost of an idle player). A line widget, so that a step's
+    row goes straight to the terminal (:meth:`SteadyScreen.paint_now`), not through
+    Textual's compositor."""
 
     WIDTH = 8
     """Cells the countdown fills (its width in ``game.tcss``): right-aligned, a cell spare."""
@@ -105,7 +105,7 @@ class Countdown(Lines):
         self._timer = None
         if self.deadline is None:
             return
-        left_ms = max(0.0, self.deadline - hub.now_ms())
+        left_ms = max(0.0, self.deadline - now_ms())
         text, step_s = countdown_text(left_ms)
         role = "stop" if left_ms <= 10_000 else ""
         self.lines = (((text.rjust(self.WIDTH - 1) + " ", role),),)
@@ -221,7 +221,7 @@ class ItemGrid(CachedLines, can_focus=True):
         return True
 
     def action_pick(self) -> None:
-        self._post_pick(self.column, self.cursor_row, hub.now_ms())
+        self._post_pick(self.column, self.cursor_row, now_ms())
 
     CURSOR_KEYS: ClassVar[dict[str, int]] = {"up": -1, "k": -1, "down": 1, "j": 1}
     PLAY_KEYS: ClassVar[frozenset[str]] = frozenset({"enter", "1", "2", "3", "4",

@@ -24,7 +24,7 @@ from textual.reactive import reactive
 
 from engine.tables import ChatLine, LogLine
 from engine.text import CHAT_MAX
-from tui.cached_lines import CachedLines, keep_shared
+from lean_textual.cached_lines import CachedLines, keep_shared
 from tui.inputs import QuietInput
 
 T = TypeVar("T")

@@ -23,10 +23,12 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input
 
+from engine.clock import now_ms
 from engine.rules import IllegalAction, Phase, View
 from engine.session import Session
-from engine.tables import TableView, now_ms
+from engine.tables import TableView
 from engine.text import plural
+from lean_textual.wake import wake_later
 from tui import board_text, turn_text
 from tui.board import Countdown, ItemGrid, Lines
 from tui.chat import ChatLog, ChatPanel, GameLog
@@ -35,7 +37,6 @@ from tui.inputs import QuietInput
 from tui.keybar import KeyBar
 from tui.stage import TableStage
 from tui.timing import arrival_ms
-from tui.wake import wake_later
 
 SHOUT_KEYS = ("s", "S", "exclamation_mark")
 PLAN_MAX = 160
@@ -74,7 +75,7 @@ class GameScreen(TableStage):
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (32, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "shout", "Stop! (shout before the 4th item is down)", key_display="S"),
+        Binding("s", "shout", "Stop! (shout before the 4th item is down)"),
         Binding("exclamation_mark", "shout", "Stop! (shout before the 4th item is down)",
                 show=False),
         *_number_bindings(),
@@ -289,13 +290,13 @@ class GameScreen(TableStage):
 
     def after_typing(self, field: Widget) -> None:
         # Only the count of characters left changes the key bar as a player types, and
-        # only near the limit: elsewhere a key draws the field alone (the key bar's line
-        # and the hints read again were a sixth of a key's CPU).
+        # only near the limit: elsewhere a key draws the field alone, and neither reads
+        # the hints nor draws the key bar.
         if self._count_shown or (isinstance(field, Input)
                                  and _characters_left(field) is not None):
             self._keybar.update_hints()  # in the same paint as the text
         # The field's Changed for this key comes next, through the screen's queue: it
-        # need not read the keys again (about 3% of a key's CPU).
+        # need not read the keys again.
         self._counted = (field, getattr(field, "value", None))
 
     def on_unmount(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.session import Session
 from engine.tables import TableView
-from tui.steady import SteadyScreen
+from lean_textual.steady import SteadyScreen
 
 
 class TableStage(SteadyScreen[None]):

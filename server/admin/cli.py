@@ -3,18 +3,22 @@
     mission-impractical serve [--host H] [--port 2222] [--data-dir DIR] [--public-name NAME]
                               [--host-key PATH] [--authorized-keys FILE] [--password PW]
                               [--max-sessions 300] [--log-level INFO] [--log-format text]
-                              [--deck DIR]
+                              [--deck DIR] [--limit NAME=VALUE ...] [--app-factory M:F]
     mission-impractical status | backup FILE | restore FILE | prune --older-than 90d
     mission-impractical kick WHO | ban WHO [--reason TEXT] | unban WHO
+    mission-impractical export CODE [N] [--format json|md]
     mission-impractical simulate ...      (handed to engine.simulate)
+    mission-impractical deck fit DIR      (handed to engine.deck_fit; needs the fit extra)
     mission-impractical --version
 
 Every option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
 MI_PUBLIC_NAME, MI_HOST_KEY, MI_AUTHORIZED_KEYS, MI_PASSWORD (better than ``--password``,
 which other users of the machine can see in the process list), MI_MAX_SESSIONS,
-MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK. The data directory defaults to systemd's ``$STATE_DIRECTORY``
-when set, else ``$XDG_DATA_HOME/mission-impractical`` (``~/.local/share/mission-impractical``);
-the host key lives in it unless ``--host-key`` says otherwise.
+MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK, MI_LIMITS (``a=1,b=2``, read before any ``--limit``,
+which wins), MI_APP_FACTORY (for development). The data directory defaults to systemd's
+``$STATE_DIRECTORY`` when set, else ``$XDG_DATA_HOME/mission-impractical``
+(``~/.local/share/mission-impractical``); the host key lives in it unless ``--host-key``
+says otherwise.
 """
 
 from __future__ import annotations
@@ -30,10 +34,11 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server import gc_tuning
 from server.admin import db as host_db
+from server.admin import export
 from server.admin import tools as host_tools
 from server.admin.control import HostControl
 from server.admin.log_limits import limit_repeats
@@ -43,6 +48,9 @@ from server.context import AppFactory, SessionContext
 from server.host_keys import DEFAULT_HOST_KEY
 from server.limits import build_limits, parse_limit
 from server.ssh_server import RESTARTING, GameServer, ServerConfig, start_server
+
+if TYPE_CHECKING:
+    from engine.cards import Deck
 
 log = logging.getLogger("server")
 
@@ -123,10 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mission-impractical", description="Mission Impractical, over SSH.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     data = argparse.ArgumentParser(add_help=False)
-    data.add_argument("--data-dir", type=Path,
-                      default=Path(_env("MI_DATA_DIR") or default_data_dir()),
-                      help=f"where the game journal and host key live (default "
-                           f"{default_data_dir()}) [MI_DATA_DIR]")
+    data_dir = Path(_env("MI_DATA_DIR") or default_data_dir())
+    data.add_argument("--data-dir", type=Path, default=data_dir,
+                      help=f"where the game journal and host key live (here: {data_dir})"
+                           " [MI_DATA_DIR]")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve = commands.add_parser("serve", parents=[data], help="run the SSH game server")
     serve.add_argument("--host", default=_env("MI_HOST", ""),
@@ -186,6 +194,12 @@ def build_parser() -> argparse.ArgumentParser:
     ban.add_argument("--reason", default="", help="a note for status")
     unban = commands.add_parser("unban", parents=[data], help="lift a ban")
     unban.add_argument("who", help=who)
+    out = commands.add_parser("export", parents=[data], help="write a finished game out: "
+                              "its auditable log (json) or a transcript to share (md)")
+    out.add_argument("code", help="the table's code")
+    out.add_argument("game_no", nargs="?", type=_positive, metavar="N",
+                     help="the table's game number (default: its last finished game)")
+    out.add_argument("--format", choices=export.FORMATS, default="md", dest="fmt")
     return parser
 
 
@@ -201,6 +215,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "simulate":
         return _simulate(args[1:])
+    if args[:2] == ["deck", "fit"]:  # the fit extra's developer step (engine.deck_fit)
+        from engine.deck_fit import main as deck_fit_main
+
+        return deck_fit_main(args[2:])
     parser = build_parser()
     options = parser.parse_args(args)
     if options.command != "serve":
@@ -226,6 +244,8 @@ def host_tool(options: argparse.Namespace) -> int:
         "kick": lambda: host_tools.kick(data_dir, options.who, out),
         "ban": lambda: host_tools.ban(data_dir, options.who, options.reason, out),
         "unban": lambda: host_tools.unban(data_dir, options.who, out),
+        "export": lambda: export.export(data_dir, options.code, options.game_no,
+                                        options.fmt, out),
     }
     try:
         return tools[options.command]()
@@ -255,7 +275,7 @@ def _load_object(spec: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module_name), name)  # type: ignore[no-any-return]
 
 
-def _banner(server: GameServer, public_name: str) -> str:
+def _banner(server: GameServer, public_name: str, deck: str) -> str:
     where = ", ".join(
         f"[{host}]:{port}" if ":" in host else f"{host}:{port}" for host, port in server.addresses
     )
@@ -263,12 +283,24 @@ def _banner(server: GameServer, public_name: str) -> str:
     return (
         f"Mission Impractical {version()} is listening on {where}\n"
         f"Host key fingerprint: {server.host_key_fingerprint}\n"
-        f"Players join with: {join}"
+        f"Players join with: {join}\n"
+        f"Deck: {deck}"
     )
 
 
-def _announce_new_key(path: Path, fingerprint: str) -> None:
-    """A new host key means every player's ssh will warn once: say so loudly."""
+def _deck_line(deck: Deck, folder: Path | None) -> str:
+    """Which cards are in play, for the start-up lines."""
+    where = "the game's own cards" if folder is None else f"your own cards from {folder}"
+    return f"{where} ({len(deck.tasks)} tasks, {len(deck.items)} items)"
+
+
+def _announce_new_key(path: Path, fingerprint: str, first_start: bool) -> None:
+    """On a first start a new key is expected: say so plainly. Later, a new host key means
+    every player's ssh will warn once: say so loudly."""
+    if first_start:
+        log.info("made a new host key at %s (first start); its fingerprint is %s: share it "
+                 "with your players so they can check it", path.resolve(), fingerprint)
+        return
     log.warning("NEW HOST KEY generated at %s: %s. Players who connected before will see "
                 "a warning that the host key changed; tell them this fingerprint. If you "
                 "did not expect a new key, restore the old key file and restart.",
@@ -278,13 +310,16 @@ def _announce_new_key(path: Path, fingerprint: str) -> None:
 async def _serve(options: argparse.Namespace) -> int:
     from engine.cards import DeckError, load_deck, load_deck_dir
     from engine.hub import Hub
-    from engine.journal import JournalError
+    from engine.journal import DB_NAME, JournalError
 
     try:  # a host's own deck is checked before anything starts
         deck = load_deck() if options.deck is None else load_deck_dir(options.deck)
     except DeckError as error:
         print(f"mission-impractical: bad deck: {error}", file=sys.stderr)
         return 2
+    first_start = not (Path(options.data_dir) / DB_NAME).exists()
+    if options.deck is not None:
+        print(f"mission-impractical: {deck.fit_note()}", file=sys.stderr)
     try:
         hub = Hub.open(options.data_dir, deck=deck)
     except JournalError as error:  # a damaged database is reported, never replaced
@@ -313,7 +348,7 @@ async def _serve(options: argparse.Namespace) -> int:
         control = HostControl()
         server = await start_server(factory, config, control)
         if new_key:
-            _announce_new_key(key_path, server.host_key_fingerprint)
+            _announce_new_key(key_path, server.host_key_fingerprint, first_start)
         journal_path = getattr(hub.journal, "path", None)
         records = None
         if journal_path is not None:  # status, kick and ban work through it
@@ -322,7 +357,8 @@ async def _serve(options: argparse.Namespace) -> int:
         hub.write_behind()  # the journal commits on its own thread: nobody waits for the disk
         hub.resume_timers()  # restored tables: absent players get their full grace again
         stop = _stop_on_signals()  # before the banner: whoever read it may signal at once
-        print(_banner(server, options.public_name), flush=True)
+        print(_banner(server, options.public_name, _deck_line(deck, options.deck)),
+              flush=True)
         await stop.wait()
         log.info("shutting down: telling %d players", len(server.sessions))
         await server.close(RESTARTING)

@@ -8,9 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from engine.commands import Chat
+from engine.errors import NotAllowed, TooFast
 from engine.hub import Hub
 from engine.identity import Player
-from engine.rules import IllegalAction, Phase
+from engine.rules import Phase
 from engine.tables import TableOptions
 from tests.engine.test_journal import rows, seated_three, sensible_move
 
@@ -27,7 +29,7 @@ def test_control_characters_never_reach_the_journal(plain_deck: SimpleNamespace,
     table, (ann, bob, _cy) = seated_three(hub)
     ann.start()
     bob.chat("hi " + NASTY)
-    hub.command(table, "chat", {"seat": 1, "text": NASTY})  # even past the session
+    hub.command(table, Chat(1, NASTY))  # even past the session
     bob.rename("Bo" + NASTY)
     while table.state is not None and table.state.phase is not Phase.REVEALING:
         sensible_move(table)
@@ -106,7 +108,7 @@ def test_a_player_cannot_open_tables_without_end(plain_deck: SimpleNamespace) ->
     host = Player("key:spam", "Spam")
     hub.create_table(TableOptions(), host)
     hub.create_table(TableOptions(), host)
-    with pytest.raises(IllegalAction, match="already at 2 tables"):
+    with pytest.raises(NotAllowed, match="already at 2 tables"):
         hub.create_table(TableOptions(), host)
     hub.create_table(TableOptions(), Player("key:other", "Other"))  # others still can
 
@@ -117,7 +119,7 @@ def test_chat_is_rate_limited_per_player_and_others_can_still_talk(
     hub = Hub(deck=plain_deck, seed="t", settle_ms=0)
     table, (ann, bob, _cy) = seated_three(hub)
     sent = 0
-    with pytest.raises(IllegalAction, match="slow down"):
+    with pytest.raises(TooFast, match="slow down"):
         for n in range(50):
             ann.chat(f"spam {n}")
             sent += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -13,7 +14,7 @@ import pytest
 
 from engine.hub import Hub
 from engine.identity import Player
-from engine.journal import DB_NAME, JournalError, SqliteJournal, open_journal
+from engine.journal import DB_NAME, JournalError, SqliteJournal, open_journal, schema_version
 from engine.records import Records, open_records
 from engine.tables import TableOptions
 from tests.engine.test_journal import seated_three, sensible_move
@@ -183,3 +184,43 @@ def test_a_guest_who_reclaims_their_seat_stays_one_person_in_the_records(
         assert all(r.games_played == 2 for r in fame)
         mine = guest.history().mine
         assert mine is not None and mine.games_played == 2
+
+
+def test_a_game_ended_before_its_first_round_counts_for_nobody(
+        plain_deck: SimpleNamespace, tmp_path: Path) -> None:
+    """The host starts, then ends the game at once: the end screen says "no winner this
+    time", and the records agree: no game played, nobody won."""
+    with open_journal(tmp_path) as journal:
+        hub = Hub(deck=plain_deck, journal=journal, seed="t", settle_ms=0)
+        table, sessions = seated_three(hub, TableOptions(rounds=2))
+        sessions[0].start()
+        sensible_move(table)  # a pick: under way, but no round scored
+        sessions[0].end_game()
+        assert table.status != "playing"
+        records = Records(journal.connection)
+        assert records.recent_games() == []
+        assert records.hall_of_fame() == []
+
+
+def test_the_upgrade_removes_unplayed_games_already_recorded(tmp_path: Path) -> None:
+    """Journals written before the fix hold games with no round as shared wins: opening
+    one with this version takes them out of the records and keeps the played games."""
+    with open_journal(tmp_path, synchronous="OFF", clock=Clock()) as journal:
+        finish(journal, "AAAA", 1, [("key:ann", "Ann", 5), ("key:bob", "Bob", 3),
+                                    ("key:cy", "Cy", 1)])
+        finish(journal, "AAAA", 2, [("key:ann", "Ann", 0), ("key:bob", "Bob", 0),
+                                    ("key:cy", "Cy", 0)])
+        journal.connection.execute(  # as the old code wrote it: no rounds, everyone won
+            "UPDATE games SET result = ? WHERE game_no = 2",
+            (json.dumps({"scores": [0, 0, 0], "winners": [0, 1, 2], "rounds": []}),))
+        journal.connection.execute("UPDATE game_players SET won = 1 WHERE game_id ="
+                                   " (SELECT id FROM games WHERE game_no = 2)")
+        journal.connection.execute(f"PRAGMA user_version = {schema_version() - 1}")
+        journal.connection.commit()
+    with open_journal(tmp_path) as journal:
+        records = Records(journal.connection)
+        assert [g.game_no for g in records.recent_games()] == [1]
+        ann = records.player_record("key:ann")
+        assert ann is not None and (ann.games_played, ann.games_won) == (1, 1)
+        assert journal.connection.execute(
+            "SELECT count(*) FROM game_players").fetchone()[0] == 3

@@ -15,8 +15,10 @@ from server.host_keys import load_or_create_host_key
 from server.limits import SessionLimits
 from server.ssh_server import GameServer, HostSide, ServerConfig, start_server
 from tests.ssh.apps import BOARD, counter_factory
+from tests.ssh.client import TermClient
 
 StartServer = Callable[..., Awaitable[GameServer]]
+TwoPlayers = Callable[..., Awaitable[tuple[GameServer, TermClient, TermClient]]]
 
 
 @pytest.fixture(scope="session")
@@ -55,6 +57,25 @@ async def game_server(host_key_path: Path) -> AsyncIterator[StartServer]:
     yield start
     for server in servers:
         await server.close(timeout=2.0)
+
+
+@pytest.fixture
+def two_players(game_server: StartServer) -> TwoPlayers:
+    """Starts a server (``game_server``'s arguments) and connects two players to it, one
+    after the other, each once its first screen shows ``ready``:
+    ``server, alice, bob = await two_players()``."""
+
+    async def start(first: str = "alice", second: str = "bob", *, ready: str = "len: 0",
+                    **server: Any) -> tuple[GameServer, TermClient, TermClient]:
+        started = await game_server(**server)
+        players = []
+        for name in (first, second):
+            player = await TermClient.connect(started.port, username=name)
+            await player.wait_for(ready)
+            players.append(player)
+        return started, players[0], players[1]
+
+    return start
 
 
 @pytest.fixture(autouse=True)

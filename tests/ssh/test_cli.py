@@ -14,6 +14,7 @@ from types import ModuleType
 
 import pytest
 
+from engine.cards import load_deck
 from server.admin import cli
 from server.ssh_server import RESTARTING
 from server.terminal import LEAVE_SEQUENCE
@@ -173,14 +174,23 @@ async def test_a_new_host_key_goes_in_the_data_dir_and_is_announced_once(
     assert await asyncio.wait_for(process.wait(), 15) == 0
     assert process.stderr is not None
     log = (await process.stderr.read()).decode()
-    assert f"NEW HOST KEY generated at {tmp_path / 'data' / 'ssh_host_ed25519_key'}" in log
+    key = tmp_path / "data" / "ssh_host_ed25519_key"
+    assert f"made a new host key at {key} (first start)" in log  # plainly: nobody to warn
+    assert "NEW HOST KEY" not in log and "Players who connected before" not in log
     assert fingerprint in log
     again, _, same = await _start(tmp_path, "--public-name", "game.example.com")
     again.send_signal(signal.SIGTERM)
     assert await asyncio.wait_for(again.wait(), 15) == 0
     assert again.stderr is not None
-    assert "NEW HOST KEY" not in (await again.stderr.read()).decode()
+    assert "new host key" not in (await again.stderr.read()).decode().lower()
     assert same == fingerprint
+    key.unlink()  # a lost key on a server that had players: every ssh will warn
+    third, _, other = await _start(tmp_path, "--public-name", "game.example.com")
+    third.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(third.wait(), 15) == 0
+    assert third.stderr is not None
+    assert f"NEW HOST KEY generated at {key}" in (await third.stderr.read()).decode()
+    assert other != fingerprint
 
 
 @pytest.mark.xdist_group("cli")
@@ -204,5 +214,9 @@ async def test_the_start_up_line_names_the_public_name_and_json_logs_are_json(
     process.send_signal(signal.SIGTERM)
     assert await asyncio.wait_for(process.wait(), 15) == 0
     assert lines[2].strip() == f"Players join with: ssh -p {port} game.example.com"
+    deck = (await asyncio.wait_for(process.stdout.readline(), 20)).decode()
+    own = load_deck()
+    assert deck.strip() == (f"Deck: the game's own cards ({len(own.tasks)} tasks, "
+                            f"{len(own.items)} items)")
     logged = [json.loads(line) for line in (await process.stderr.read()).decode().splitlines()]
     assert logged[-1]["message"] == "journal closed" and logged[-1]["level"] == "INFO"

@@ -15,6 +15,7 @@ from typing import Any
 import asyncssh
 import pytest
 
+from engine.commands import Chat
 from engine.hub import Hub
 from engine.identity import Player
 from engine.journal import DB_NAME, open_journal
@@ -155,7 +156,7 @@ async def test_a_backup_taken_while_the_server_writes_is_a_whole_journal(
     session = hub.attach(Player("key:SHA256:abc", "alice"))
     code = session.create_table()
     for n in range(20):  # straight to the hub: players' chat is rate-limited
-        hub.command(hub.tables[code], "chat", {"seat": 0, "text": f"line {n}"})
+        hub.command(hub.tables[code], Chat(0, f"line {n}"))
     copy = tmp_path / "copy.sqlite3"
 
     status, text = await tool(host_tools.backup, tmp_path / "data", copy)

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from textual import events
 from textual.message import Message
 
-from server.input import InputPump, now_ms
+from engine.clock import now_ms
+from server.input import InputPump
 from server.limits import SessionLimits
 
 

@@ -108,7 +108,7 @@ def test_the_handler_search_the_remembered_handlers_replace_still_looks_the_same
     from textual.message import Message
     from textual.message_pump import MessagePump
 
-    from tui.dispatch import TEXTUAL_SEARCH  # as it was before the apps installed ours
+    from lean_textual.dispatch import TEXTUAL_SEARCH  # as it was before the apps installed ours
 
     assert TEXTUAL_SEARCH.__qualname__ == "MessagePump._get_dispatch_methods"
     assert list(inspect.signature(TEXTUAL_SEARCH).parameters) == [

@@ -17,7 +17,11 @@ import pytest
 from tests.ssh.client import TermClient
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = ("pyproject.toml", "README.md", "LICENSE", "engine", "tui", "server")
+PACKAGES = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"][
+    "find"]["include"]
+SHIPPED = ("pyproject.toml", "README.md", "LICENSE",
+           *(pattern.rstrip("*") for pattern in PACKAGES))
+"""What a wheel is built from: the packages pyproject.toml ships, and its metadata files."""
 
 
 def _run(*args: str | Path, cwd: Path) -> str:

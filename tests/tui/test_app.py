@@ -18,10 +18,10 @@ from engine.hub import Hub
 from engine.identity import Player
 from engine.session import Session
 from engine.tables import TableOptions
+from lean_textual.cached_lines import CachedLines
 from tests.tui.game_host import screen_text
 from tests.tui.pilots import read_the_question, settle
 from tui.app import MissionApp
-from tui.cached_lines import CachedLines
 from tui.confirm import Choose, Confirm
 from tui.end_screen import EndScreen
 from tui.game_screen import GameScreen

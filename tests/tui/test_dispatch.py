@@ -14,8 +14,8 @@ from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.widgets import Button
 
+from lean_textual import dispatch
 from tests.tui.test_screen_costs import table_of_three
-from tui import dispatch
 
 Found = list[tuple[type, Callable[..., Any]]]
 

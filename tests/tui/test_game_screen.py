@@ -11,6 +11,7 @@ from textual.widgets import Input
 
 from engine.rules import Phase
 from engine.tables import ChatLine, LogLine, TableOptions
+from lean_textual.cached_lines import CachedLines
 from tests.tui.game_host import (
     GameHost,
     make_table,
@@ -22,7 +23,6 @@ from tests.tui.game_host import (
 from tests.tui.pilots import read_the_question
 from tui import timing
 from tui.board import Countdown, ItemGrid, Lines, countdown_text
-from tui.cached_lines import CachedLines
 from tui.chat import GameLog, new_lines
 from tui.confirm import Confirm
 from tui.game_screen import GameScreen

@@ -1,4 +1,4 @@
-"""tui.lean_strips: Textual's strips made leaner without drawing anything differently."""
+"""lean_textual.lean_strips: Textual's strips made leaner without drawing anything differently."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from textual.color import Color
 from textual.filter import ANSIToTruecolor
 from textual.strip import Strip
 
-from tui import lean_strips
+from lean_textual import lean_strips
 
 lean_strips.install()
 

@@ -2,7 +2,7 @@
 the terminal shows what a whole repaint would, colours included.
 
 When a move reaches a seat, its line widgets know which of their rows changed
-(:class:`~tui.cached_lines.CachedLines`); a widget shown whole, with nothing over it,
+(:class:`~lean_textual.cached_lines.CachedLines`); a widget shown whole, with nothing over it,
 draws those rows itself and the screen sends them (``SteadyScreen.paint_now``). Anything
 else (a widget under a notification, one whose styles just changed, a screen under a
 dialog) is left to Textual's compositor. These tests compare, cell by cell, the terminal
@@ -20,6 +20,8 @@ import pytest
 from textual import events
 from textual.dom import DOMNode
 
+from lean_textual.cached_lines import CachedLines
+from lean_textual.partial_paint import shown_whole
 from tests.tui.test_screen_costs import (
     a_guesser_in_the_chat,
     a_guesser_on_the_clock,
@@ -30,9 +32,7 @@ from tests.tui.test_screen_costs import (
 )
 from tui.app import MissionApp
 from tui.board import Countdown, ItemGrid
-from tui.cached_lines import CachedLines
 from tui.game_screen import GameScreen
-from tui.partial_paint import shown_whole
 
 Cell = tuple[str, str, str, bool, bool]
 

@@ -64,16 +64,16 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
 from engine.tables import Table, TableOptions
+from lean_textual import cached_lines, styles
+from lean_textual.cached_lines import CachedLines
+from lean_textual.steady import SteadyScreen
 from tests.field_model import FieldModel
 from tests.tui.game_host import GameHost, make_table, running, settle
-from tui import cached_lines, styles
 from tui.app import MissionApp
 from tui.board import Countdown, ItemGrid
-from tui.cached_lines import CachedLines
 from tui.chat import GameLog
 from tui.game_screen import GameScreen
 from tui.inputs import QuietInput
-from tui.steady import SteadyScreen
 
 
 @contextmanager

@@ -42,7 +42,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets._toast import ToastRack
 
-from tui.partial_paint import shown_whole
+from lean_textual.partial_paint import shown_whole
 
 ResultType = TypeVar("ResultType")
 
@@ -52,7 +52,7 @@ _held_prompts: list[Widget] | None = None
 
 class PaintsRows(Protocol):
     """A widget that can draw some of its rows straight to the terminal
-    (:class:`~tui.cached_lines.CachedLines`): ``paint_rows`` gives the pieces of terminal
+    (:class:`~lean_textual.cached_lines.CachedLines`): ``paint_rows`` gives the pieces of terminal
     text that draw them, each whole escape sequences (a row's text is a piece of its own:
     the driver fits each piece to the terminal's colours once for every seat)."""
 

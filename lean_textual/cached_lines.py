@@ -25,8 +25,8 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tui.steady import PaintedInTurn, queue_rows
-from tui.styles import KeepsItsPlace, shared_component_style
+from lean_textual.steady import PaintedInTurn, queue_rows
+from lean_textual.styles import KeepsItsPlace, shared_component_style
 
 
 def _key(content: Content) -> tuple[object, ...]:
@@ -209,7 +209,7 @@ class CachedLines(KeepsItsPlace, PaintedInTurn):
 
     SHARED_COMPONENT_STYLES = True
     """Component classes are styled from the process's cache, not per widget
-    (:func:`tui.styles.shared_component_style`)."""
+    (:func:`lean_textual.styles.shared_component_style`)."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)

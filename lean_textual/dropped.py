@@ -22,7 +22,7 @@ from typing import Any
 from textual.cache import FIFOCache, LRUCache
 from textual.dom import DOMNode
 
-from tui.partial_paint import forget_owners
+from lean_textual.partial_paint import forget_owners
 
 
 def _empty_lru(cache: LRUCache[Any, Any]) -> None:
