@@ -12,7 +12,7 @@ import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from server.limits import ConnectionLimits
 
@@ -26,11 +26,23 @@ NO_SESSION = "Logged in but no game was opened: closing the connection."
 BANNED = "You are banned from this server."
 
 
+@dataclass(eq=False)
+class _Pending:
+    """One connection still logging in."""
+
+    key: object
+    since: float
+    evict: Callable[[], None] | None
+    heard: bool = False
+    """Has the client begun to log in (asked for a user)? A silent one is evicted first."""
+
+
 @dataclass
 class _Source:
     """One address: what it holds open now and what it has tried lately."""
 
-    logging_in: int = 0
+    pending: list[_Pending] = field(default_factory=list)
+    """Its connections still logging in, oldest first."""
     connected: int = 0
     failures: int = 0
     failures_since: float = 0.0
@@ -41,8 +53,19 @@ class _Source:
     checking: asyncio.Lock | None = None
     """Held while one of its passwords is being checked (made when first needed)."""
 
+    @property
+    def logging_in(self) -> int:
+        return len(self.pending)
+
+    def take(self, key: object) -> _Pending | None:
+        """Remove and return the pending connection ``key`` (any, if None)."""
+        for n, pending in enumerate(self.pending):
+            if key is None or pending.key is key:
+                return self.pending.pop(n)
+        return None
+
     def holds_open(self) -> bool:
-        return bool(self.logging_in or self.connected)
+        return bool(self.pending or self.connected)
 
     def idle(self, now: float, limits: ConnectionLimits) -> bool:
         """Nothing open, nothing held against it, its session budget full again."""
@@ -101,20 +124,63 @@ class ConnectionGate:
 
     # -- before login ----------------------------------------------------------------------
 
-    def connection_opened(self, address: str) -> str | None:
-        """A client connected; ``None`` lets it log in (it then counts until it closes)."""
+    def connection_opened(self, address: str, key: object = None,
+                          evict: Callable[[], None] | None = None) -> str | None:
+        """A client connected; ``None`` lets it log in (it then counts until it logs in
+        or closes), else why not. ``key`` names the connection in later calls; ``evict``
+        closes it, should a fairer claim need its place (see :meth:`_make_room`)."""
         limits, now = self.limits, self._clock()
         source = self._sources.get(address)
         if source is not None and source.blocked_until > now:
             return BLOCKED
-        if self.logging_in >= limits.max_unauthenticated:
-            return BUSY
         source = self._source(address)
         if source.logging_in >= limits.max_unauthenticated_per_source:
             return TOO_MANY_LOGINS
-        source.logging_in += 1
+        if not self._make_room(source, now):
+            return BUSY
+        source.pending.append(_Pending(key, now, evict))
         self.logging_in += 1
         return None
+
+    def _make_room(self, source: _Source, now: float) -> bool:
+        """Is there a place for one more connection logging in from ``source``?
+
+        Anyone may take the first ``max_unauthenticated - unauthenticated_reserve``
+        places; the reserve only an address with none logging in, so a new address always
+        gets a try. Past that, the address holding the most places (if it holds at least
+        two more than this one would) gives up its oldest silent connection (else its
+        oldest), or failing that a connection silent for ``silent_evict_s`` goes: each
+        address's share stays fair however many connections a few addresses open."""
+        limits = self.limits
+        reserve = min(limits.unauthenticated_reserve, limits.max_unauthenticated // 4)
+        if self.logging_in < limits.max_unauthenticated - reserve:
+            return True
+        if self.logging_in < limits.max_unauthenticated and not source.logging_in:
+            return True
+        hog = max(self._sources.values(), key=lambda s: s.logging_in)
+        victim: _Pending | None = None
+        if hog.logging_in > source.logging_in + 1:
+            victim = min(hog.pending, key=lambda p: (p.heard, p.since))
+        else:
+            silent = [p for s in self._sources.values() for p in s.pending
+                      if not p.heard and now - p.since >= limits.silent_evict_s]
+            victim = min(silent, key=lambda p: p.since, default=None)
+        if victim is None or victim.evict is None:
+            return False
+        for holder in self._sources.values():
+            if victim in holder.pending:
+                holder.pending.remove(victim)
+                break
+        self.logging_in -= 1
+        victim.evict()
+        return True
+
+    def heard(self, address: str, key: object) -> None:
+        """The connection ``key`` has begun to log in: no longer silent."""
+        source = self._sources.get(address)
+        for pending in source.pending if source is not None else ():
+            if pending.key is key:
+                pending.heard = True
 
     def password_turn(self, address: str) -> asyncio.Lock:
         """Held around each password check from ``address``: one at a time per address,
@@ -174,27 +240,26 @@ class ConnectionGate:
             return TOO_MANY_CONNECTIONS
         return None
 
-    def logged_in(self, address: str) -> str | None:
+    def logged_in(self, address: str, key: object = None) -> str | None:
         """A connection from ``address`` logged in; a reason if it is one too many (it
         counts as connected either way, until :meth:`connection_closed`)."""
         source = self._source(address)
-        if source.logging_in:
-            source.logging_in -= 1
+        if source.take(key) is not None:
             self.logging_in -= 1
         source.connected += 1
         if source.connected > self.limits.max_connections_per_source:
             return TOO_MANY_CONNECTIONS
         return None
 
-    def connection_closed(self, address: str, logged_in: bool) -> None:
-        """A connection admitted by :meth:`connection_opened` has gone."""
+    def connection_closed(self, address: str, logged_in: bool, key: object = None) -> None:
+        """A connection admitted by :meth:`connection_opened` has gone (one evicted has
+        already given up its place)."""
         source = self._sources.get(address)
         if source is None:
             return
         if logged_in:
             source.connected = max(0, source.connected - 1)
-        elif source.logging_in:
-            source.logging_in -= 1
+        elif source.take(key) is not None:
             self.logging_in -= 1
         self._settle(address)
 

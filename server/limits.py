@@ -70,7 +70,11 @@ class ConnectionLimits:
 
     Before login: at most ``max_unauthenticated`` connections still logging in, in total,
     and ``max_unauthenticated_per_source`` from one address (in the spirit of OpenSSH's
-    ``MaxStartups``); more are closed at once. A wrong password costs the client
+    ``MaxStartups``); more are closed at once, but fairly: the last
+    ``unauthenticated_reserve`` places are kept for addresses with none logging in, and
+    when every place is taken an address holding more than its share gives up its oldest
+    silent one, or else a connection silent for ``silent_evict_s`` goes (see
+    :meth:`server.gate.ConnectionGate.connection_opened`). A wrong password costs the client
     ``auth_delay_s``, doubling with every failure up to ``auth_delay_max_s``; after
     ``auth_failures_to_block`` failures within ``auth_failure_window_s`` the address is
     turned away for ``block_s`` (like ``PerSourcePenalties``).
@@ -87,6 +91,8 @@ class ConnectionLimits:
 
     max_unauthenticated: int = 64
     max_unauthenticated_per_source: int = 10
+    unauthenticated_reserve: int = 8
+    silent_evict_s: float = 5.0
     auth_delay_s: float = 0.5
     auth_delay_max_s: float = 8.0
     auth_failures_to_block: int = 10

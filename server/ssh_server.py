@@ -120,7 +120,7 @@ class _Connection(asyncssh.SSHServer):
         self._peer = f"{peer[0]}:{peer[1]}"
         self.address = str(peer[0])
         self._game.connections.add(conn)
-        refusal = self._game.gate.connection_opened(self.address)
+        refusal = self._game.gate.connection_opened(self.address, self, self._evict)
         if refusal is not None:  # before the handshake there is no way to say why
             log.info("%s: refused before login: %s", self._peer, refusal)
             asyncio.get_running_loop().call_soon(conn.abort)
@@ -137,7 +137,7 @@ class _Connection(asyncssh.SSHServer):
             self._idle_timer.cancel()
         if self._admitted:
             self._admitted = False
-            self._game.gate.connection_closed(self.address, self._logged_in)
+            self._game.gate.connection_closed(self.address, self._logged_in, self)
         self._log_outcome()
 
     def _log_outcome(self) -> None:
@@ -169,6 +169,14 @@ class _Connection(asyncssh.SSHServer):
             self._open.discard(session)
         return len(self._open)
 
+    def _evict(self) -> None:
+        """Give up this connection's place among those logging in (the gate has already
+        counted it gone): a fairer claim needs it."""
+        self._admitted = False
+        self._refusal = "evicted: others waited to log in"
+        if self._conn is not None:
+            self._conn.abort()
+
     def hang_up(self) -> None:
         """Disconnect this client (after a kick or a ban)."""
         if self._conn is not None:
@@ -186,7 +194,7 @@ class _Connection(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         self._logged_in = True
         self._refusal = "no session"
-        refusal = self._game.gate.logged_in(self.address)
+        refusal = self._game.gate.logged_in(self.address, self)
         if refusal is not None:
             self._refusal = refusal
             self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
@@ -241,6 +249,7 @@ class _Connection(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         self._identity.username = username
+        self._game.gate.heard(self.address, self)
         if self._keep_out(None):
             return True
         refusal = self._game.gate.may_log_in(self.address)
