@@ -9,10 +9,12 @@ the SSH server asks it at each stage (see :mod:`server.ssh_server`).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from server.limits import ConnectionLimits
 
@@ -24,6 +26,21 @@ TOO_MANY_SESSIONS = "Too many games open from your address: close one and try ag
 TOO_FAST = "Games are being opened too fast from your address: wait a few seconds."
 NO_SESSION = "Logged in but no game was opened: closing the connection."
 BANNED = "You are banned from this server."
+GUESTS_FULL = ("Mission Impractical has no more room for guests from your network right now: "
+               "try again in a little while, or connect with an SSH key.")
+
+
+@lru_cache(maxsize=4096)
+def network_of(address: str) -> str:
+    """The network ``address`` is counted in for guests: its /24 (IPv4) or /64 (IPv6)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = 24 if ip.version == 4 else 64
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
 @dataclass(eq=False)

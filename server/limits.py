@@ -84,6 +84,11 @@ class ConnectionLimits:
     open for ``session_wait_s`` is closed; an address may open ``session_burst`` sessions at
     once and then one every ``session_interval_s``.
 
+    Places: the last ``places_for_known_keys`` of the server's sessions (at most a tenth of
+    them) are kept for players whose key the server knows (it played here, or is listed in
+    ``--authorized-keys``); guests (no key) from one network (/24, IPv6 /64) hold at most
+    ``guest_sessions_per_network`` sessions.
+
     On the event loop: at most ``apps_starting_at_once`` apps build their first screen at
     the same time (others wait in line, and are told so); one holds its place at most
     ``app_start_wait_s``.
@@ -103,6 +108,8 @@ class ConnectionLimits:
     session_wait_s: float = 5.0
     session_burst: int = 10
     session_interval_s: float = 2.0
+    places_for_known_keys: int = 30
+    guest_sessions_per_network: int = 64
     apps_starting_at_once: int = 2
     app_start_wait_s: float = 10.0
     sources_remembered: int = 10_000
@@ -114,7 +121,7 @@ class ConnectionLimits:
         many = 1_000_000
         return cls(max_unauthenticated=many, max_unauthenticated_per_source=many,
                    max_connections_per_source=many, max_sessions_per_source=many,
-                   session_burst=many)
+                   session_burst=many, guest_sessions_per_network=many)
 
 
 LIMIT_CLASSES = (SessionLimits, ConnectionLimits)

@@ -69,7 +69,9 @@ class SessionHost(Protocol):
     task_factory: TaskFactory
     app_slots: AppSlots
 
-    def has_room(self) -> bool: ...
+    def room_for(self, session: GameSession) -> str | None:
+        """Why ``session`` finds no place (shown to its player), or None."""
+        ...
 
     def session_began(self, session: GameSession) -> None: ...
 
@@ -200,8 +202,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return NEEDS_TERMINAL
         if (reason := cannot_draw(self._term_type)) is not None:
             return reason
-        if not self._host.has_room():
-            return SERVER_FULL
+        if (full := self._host.room_for(self)) is not None:
+            return full
         self.join_code = code
         return None
 

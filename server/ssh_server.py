@@ -28,7 +28,7 @@ from server.algorithms import algorithm_options
 from server.app_guard import TaskFactory, configure_process
 from server.auth import AccessPolicy, Identity, fingerprint
 from server.context import AppFactory
-from server.gate import BANNED, BLOCKED, NO_SESSION, ConnectionGate
+from server.gate import BANNED, BLOCKED, GUESTS_FULL, NO_SESSION, ConnectionGate, network_of
 from server.host_keys import DEFAULT_HOST_KEY, load_or_create_host_key
 from server.limits import ConnectionLimits, SessionLimits
 from server.session import NEEDS_TERMINAL, NOT_A_CODE, SERVER_FULL, GameSession
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 RESTARTING = "The Mission Impractical server is restarting. Reconnect in a minute to carry on."
 REFUSAL_REASONS = {NEEDS_TERMINAL: "no terminal", SERVER_FULL: "server full",
-                   NOT_A_CODE: "not a table code"}
+                   NOT_A_CODE: "not a table code", GUESTS_FULL: "guests from the network"}
 """What the operator's log says for each refusal a player is shown."""
 SERVER_VERSION = "MissionImpractical_0.1"
 
@@ -79,6 +79,11 @@ class HostSide(Protocol):
 
     def session_ended(self, session: GameSession) -> None: ...
 
+    def known_player(self, player_id: str) -> bool:
+        """Has ``player_id`` (``key:SHA256:...``) played here before? Such players may
+        take the places kept for known keys."""
+        ...
+
 
 class NoHostSide:
     """Nobody banned, nothing recorded: a server built from code (tests, benches)."""
@@ -91,6 +96,9 @@ class NoHostSide:
 
     def session_ended(self, session: GameSession) -> None:
         pass
+
+    def known_player(self, player_id: str) -> bool:
+        return False
 
 
 class _Connection(asyncssh.SSHServer):
@@ -376,8 +384,30 @@ class GameServer:
 
     # -- SessionHost -----------------------------------------------------------------------
 
-    def has_room(self) -> bool:
-        return not self._closing and len(self.sessions) < self.config.max_sessions
+    def room_for(self, session: GameSession) -> str | None:
+        """The server's places: ``max_sessions`` in all, the last few kept for known keys,
+        and guests from one network capped (see :class:`ConnectionLimits`)."""
+        config, limits = self.config, self.gate.limits
+        if self._closing or len(self.sessions) >= config.max_sessions:
+            return SERVER_FULL
+        player = session.player.id
+        kept = min(limits.places_for_known_keys, config.max_sessions // 10)
+        if len(self.sessions) >= config.max_sessions - kept and not self._known(player):
+            return SERVER_FULL
+        if player.startswith("guest:"):
+            network = network_of(session.address)
+            guests = sum(1 for s in self.sessions if s.player.id.startswith("guest:")
+                         and network_of(s.address) == network)
+            if guests >= limits.guest_sessions_per_network:
+                return GUESTS_FULL
+        return None
+
+    def _known(self, player_id: str) -> bool:
+        if not player_id.startswith("key:"):
+            return False
+        allowed = self.config.access.allowed_keys
+        return (allowed is not None and player_id[4:] in allowed) or \
+            self.host.known_player(player_id)
 
     def session_began(self, session: GameSession) -> None:
         self.sessions.add(session)

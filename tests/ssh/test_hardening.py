@@ -234,3 +234,68 @@ async def test_seven_addresses_of_silent_connections_keep_no_friend_out(
     finally:
         stop.set()
         await asyncio.gather(*hold)
+
+
+# -- places ------------------------------------------------------------------------------------
+
+
+async def test_guests_from_one_network_fill_only_their_share_and_a_friend_gets_in(
+        game_server: StartServer) -> None:
+    """Found: 40 addresses x 8 guests filled the 300 places in ~6 s; a friend was told
+    "full right now" 51 times of 53."""
+    server = await game_server(max_sessions=60, connection_limits=ConnectionLimits(
+        guest_sessions_per_network=16))
+    flood: list[TermClient] = []
+
+    async def guest(source: str) -> None:
+        with contextlib.suppress(OSError, asyncssh.Error):
+            flood.append(await TermClient.connect(server.port, source=source))
+
+    await asyncio.gather(*(guest(f"127.0.3.{1 + n % 10}") for n in range(40)))
+    await until(lambda: len(server.sessions) + sum(c.closed.is_set() for c in flood)
+                == len(flood), "each guest let in or refused", timeout=20)
+    assert len(server.sessions) == 16
+    assert await _friend_tries(server.port, 10, source="127.0.9.5") >= 9
+    for client in flood:
+        client.abort()
+
+
+class _Knows:
+    """A host side that knows one player."""
+
+    def __init__(self, player_id: str) -> None:
+        self.player_id = player_id
+
+    def ban_on(self, peer: str, player_id: str | None) -> None:
+        return None
+
+    def session_began(self, session: object) -> None:
+        pass
+
+    def session_ended(self, session: object) -> None:
+        pass
+
+    def known_player(self, player_id: str) -> bool:
+        return player_id == self.player_id
+
+
+async def test_the_last_places_are_kept_for_keys_the_server_knows(
+        game_server: StartServer, client_key: asyncssh.SSHKey) -> None:
+    known = f"key:{client_key.get_fingerprint('sha256')}"
+    server = await game_server(max_sessions=20, host_side=_Knows(known))
+    strangers = []
+    for n in range(18):
+        stranger = await TermClient.connect(
+            server.port, key=asyncssh.generate_private_key("ssh-ed25519"),
+            source=f"127.0.4.{1 + n}")
+        await stranger.wait_for("count")
+        strangers.append(stranger)
+    late = await TermClient.connect(server.port, key=asyncssh.generate_private_key(
+        "ssh-ed25519"), source="127.0.4.50")
+    await late.wait_closed()
+    assert b"full right now" in bytes(late.stderr)
+    friend = await TermClient.connect(server.port, key=client_key, source=FRIEND)
+    await friend.wait_for("count")
+    assert len(server.sessions) == 19
+    for client in [*strangers, friend]:
+        client.abort()
