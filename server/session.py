@@ -16,6 +16,7 @@ import asyncssh
 from textual.app import App
 
 from engine.identity import Player
+from server.access_log import quoted
 from server.admission import AppSlots
 from server.app_guard import (
     ExitNotes,
@@ -68,7 +69,9 @@ class SessionHost(Protocol):
     task_factory: TaskFactory
     app_slots: AppSlots
 
-    def has_room(self) -> bool: ...
+    def room_for(self, session: GameSession) -> str | None:
+        """Why ``session`` finds no place (shown to its player), or None."""
+        ...
 
     def session_began(self, session: GameSession) -> None: ...
 
@@ -110,6 +113,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         now = getattr(getattr(self.app, "session", None), "player", None)
         return now if isinstance(now, Player) else self._login
 
+    @property
+    def closed(self) -> bool:
+        """Has this session's channel closed?"""
+        return self._lost
+
     def refuse_with(self, reason: str) -> None:
         """Run no app: tell the client ``reason`` in one line once the session starts."""
         self._refused_with = reason
@@ -135,7 +143,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return True  # accepted so that a refusal can be explained in words
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("%s: refused subsystem %r", self.peer, subsystem[:40])
+        log.info("%s: refused subsystem %s", self.peer, quoted(subsystem))
         return False
 
     def session_started(self) -> None:
@@ -194,8 +202,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return NEEDS_TERMINAL
         if (reason := cannot_draw(self._term_type)) is not None:
             return reason
-        if not self._host.has_room():
-            return SERVER_FULL
+        if (full := self._host.room_for(self)) is not None:
+            return full
         self.join_code = code
         return None
 
