@@ -17,7 +17,14 @@ from engine.hub import Hub
 from engine.identity import Player as Person
 from engine.journal import SqliteJournal, open_journal
 from engine.records import Records, open_records
-from engine.replay import Place, ReplayError, find_game, load_replay, past_games
+from engine.replay import (
+    Place,
+    ReplayError,
+    find_game,
+    load_replay,
+    past_games,
+    read_replay,
+)
 from engine.rules import Phase
 from engine.session import Session
 from engine.simulate import play_game
@@ -326,3 +333,12 @@ def test_an_endless_game_the_host_ended_mid_round_replays_with_that_round_unscor
         assert replay.records[-1]["record"] == "final"
     finally:
         hub.close()
+
+
+def test_a_worker_thread_reads_a_replay_on_a_connection_of_its_own(
+        played: tuple[Hub, Table], tmp_path: Path) -> None:
+    hub, table = played
+    db = journal_of(hub).connection
+    game = find_game(Records(db), table.code)
+    replay = asyncio.run(asyncio.to_thread(read_replay, tmp_path, game.game_id))
+    assert replay.records == load_replay(db, game).records
