@@ -216,8 +216,9 @@ class GameScreen(TableStage):
         """The plan input is always in its place (the layout never moves). It is enabled
         and focused as soon as this seat has nothing to do but wait for its reveal (so a
         plan typed ahead stays in the field, not on the board, where its letters are keys),
-        focused again when the turn comes, and disabled and emptied after the reveal. The
-        focus never leaves a chat line being written."""
+        focused again when the turn comes, and disabled and emptied after the reveal. Text
+        never turns into moves: the focus never leaves the chat but by Esc, and a plan
+        field closing under the player's keys hands them to the chat, not the board."""
         plan = self._plan
         moment = turn_text.plan_moment(view)
         before, self._plan_moment = self._plan_moment, moment
@@ -229,15 +230,14 @@ class GameScreen(TableStage):
                 had_focus = plan.has_focus
                 plan.value = ""
                 plan.disabled = True
-                if had_focus:
-                    self.set_focus(self._grid)
+                if had_focus:  # keys typed on after the reveal stay text (in the chat)
+                    chat = self._chat_input
+                    self.set_focus(self._grid if chat.disabled else chat)
             return
         if plan.disabled:
             plan.disabled = False
-        if moment != before and not plan.has_focus:
-            chat = self._chat_input
-            if not (chat.has_focus and chat.value):
-                self.set_focus(plan)
+        if moment != before and not plan.has_focus and not self._chat_input.has_focus:
+            self.set_focus(plan)
 
     def key_hints(self) -> list[tuple[str, str, str]]:
         """The key bar: the keys that do something for this seat now, and the ones that
@@ -248,11 +248,17 @@ class GameScreen(TableStage):
         self._count_shown = False
         if isinstance(self.focused, Input):
             field = self.focused
+            # where the keys go, first: typing is text until Esc, never a move
             if field is not self._plan:
+                hints.append(("", " typing in chat:", ""))
                 hints.append(("Enter", "send", ""))
-            elif self._plan_moment == turn_text.PLAN_NOW:
-                hints.append(("Enter", "reveal", ""))
-            hints.append(("Esc", "back to the board", "board"))
+            else:
+                hints.append(("", " typing your plan:", ""))
+                if self._plan_moment == turn_text.PLAN_NOW:
+                    hints.append(("Enter", "reveal", ""))
+            moves = game is not None and self._seated() and board_text.waiting_text(game)[1]
+            hints.append(("Esc", "back to the board to play" if moves and field is not self._plan
+                          else "back to the board", "board"))
             left = _characters_left(field)
             if left is not None:  # the limit, visible before it bites
                 hints.append(("", f" {plural(left, 'character')} left", ""))
@@ -472,15 +478,14 @@ class GameScreen(TableStage):
 
     @on(Input.Submitted, "#chat-input")
     def send_chat(self, event: Input.Submitted) -> None:
-        """Send the line; whatever happens, the board gets the keys back, so that a game
-        key typed next (a guess, Stop!) reaches the game, or, once the player has no move
-        left but their plan, the plan does (a plan typed next must not land on the
-        board's keys). A line the table refuses (the lead while picking) is cleared and
-        the reason shown."""
+        """Send the line; the chat keeps the keys, as every chat does, so that whatever is
+        typed next, however fast, is text ("nice one", Enter, "so what" never shouts
+        Stop!). Esc gives the keys back to the board, and the key bar says where they go.
+        A line the table refuses (the lead while picking) is cleared and the reason
+        shown."""
         if event.value.strip():
             self._do(self.session.chat, event.value)
         event.input.value = ""
-        self.set_focus(self._grid if self._plan_moment is None else self._plan)
 
     @on(Input.Submitted, "#plan")
     def reveal(self, event: Input.Submitted) -> None:

@@ -303,7 +303,8 @@ async def test_a_plan_typed_ahead_of_the_turn_stays_in_the_plan_and_is_revealed_
         await p_lead.press("escape", "c", *"go", "enter")  # Esc: the board and its keys
         await settle(pilots)
         assert [line.text for line in table.seat_session(first).view().chat] == ["go"]
-        assert lead_plan.has_focus  # a chat line sent: back to the plan, not the board
+        chat = apps[table.lead].screen.query_one("#chat-input", Input)
+        assert chat.has_focus  # a chat line sent: the chat keeps the keys until Esc
         await p_lead.press("escape")
         assert ("Tab", "your plan", "") in apps[table.lead].screen.key_hints()
         await p_lead.press("tab", *"wear it")  # the lead writes ahead too
@@ -497,10 +498,11 @@ async def test_the_lead_is_told_they_are_muted_before_typing_and_the_refused_lin
         assert table.hub.tables[table.code].chat == type(table.hub.tables[table.code].chat)()
         assert table.state().picks == ()  # the "3" went to the chat box, not the grid
         assert chat.value == ""
-        assert not chat.has_focus  # the board has the keys again
+        assert chat.has_focus  # still typing: Esc gives the keys back to the board
+        assert ("Esc", "back to the board to play", "board") in lead.screen.key_hints()
 
 
-async def test_after_a_chat_line_the_game_keys_reach_the_game() -> None:
+async def test_after_a_chat_line_the_keys_stay_in_the_chat_until_esc() -> None:
     table = make_table(3)
     apps = apps_for(table)
     guesser_seat = table.guessers()[0]
@@ -509,7 +511,13 @@ async def test_after_a_chat_line_the_game_keys_reach_the_game() -> None:
         await pilots[0].press("c", *"hi all", "enter", "s")
         await settle(pilots)
         assert [line.text for line in table.hub.tables[table.code].chat] == ["hi all"]
-        assert table.state().stop == (guesser_seat,)  # "s" after Enter is Stop!, not chat
+        assert table.state().stop == ()  # "s" after Enter is text, never Stop!
+        chat = guesser.screen.query_one("#chat-input", Input)
+        assert chat.value == "s"
+        assert ("", " typing in chat:", "") in guesser.screen.key_hints()
+        await pilots[0].press("backspace", "escape", "s")  # Esc: the board, and its keys
+        await settle(pilots)
+        assert table.state().stop == (guesser_seat,)
 
 
 # --- spectators, host, bots -----------------------------------------------------------------
