@@ -9,6 +9,7 @@ posts :class:`ItemGrid.Picked` to its screen when the lead chooses a cell. Looks
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import math
 from functools import lru_cache
 from typing import ClassVar
@@ -23,7 +24,6 @@ from engine.clock import now_ms
 from engine.rules import COLUMNS, ROWS, Phase, View
 from lean_textual.cached_lines import CachedLines, keep_shared
 from lean_textual.steady import SteadyScreen
-from lean_textual.wake import wake_later
 from tui.board_text import Line
 from tui.timing import arrival_ms
 
@@ -73,11 +73,12 @@ class Lines(CachedLines):
 
 class Countdown(Lines):
     """Time left on the turn timer, drawn only when what it shows changes: whole minutes
-    while more than two minutes are left, then steps of ten seconds, then every second for
-    the last ten, in the colour of a warning. (A once-a-second tick on every seat of every
-    table was most of the cost of an idle player.) A line widget, so that a step's row goes
-    straight to the terminal (:meth:`SteadyScreen.paint_now`): through the compositor, the
-    steps were about half of its work at 400 players."""
+    while more than a minute is left, then every second of the last minute (``0:59``,
+    ``0:58``...), in the colour of a warning for the last ten. (Steps of ten seconds
+    looked frozen: ``1:30`` stood for ten seconds. A once-a-second tick all turn long on
+    every seat of every table was most of the cost of an idle player.) A line widget, so
+    that a step's row goes straight to the terminal (:meth:`SteadyScreen.paint_now`):
+    through the compositor, the steps were about half of its work at 400 players."""
 
     WIDTH = 8
     """Cells the countdown fills (its width in ``game.tcss``): right-aligned, a cell spare."""
@@ -112,7 +113,22 @@ class Countdown(Lines):
         if left_ms > 0:
             # wake when the shown text next changes
             wait_ms = left_ms - (math.ceil(left_ms / 1000 / step_s) - 1) * step_s * 1000
-            self._timer = wake_later(self, max(0.05, wait_ms / 1000), self._tick_in_turn)
+            self._timer = asyncio.get_running_loop().call_later(
+                max(0.05, wait_ms / 1000), self._due, context=contextvars.Context())
+
+    def _due(self) -> None:
+        """The timer's call, in a context of its own (a cancelled timer keeps nothing
+        alive, as :func:`lean_textual.wake.wake_later`): the step is painted here as the
+        app when it is idle, else through the widget's queue. (Through the queue, each
+        step cost a seat about 0.7 ms: a second's tick in the last minute was more than
+        an idle player may cost.)"""
+        self._timer = None
+        if not self.is_attached:
+            return
+        app = self.ancestors_with_self[-1]
+        run = getattr(app, "run_in_this_turn", None)
+        if run is None or not run(self._tick_in_turn):
+            self.call_later(self._tick_in_turn)
 
     def _tick_in_turn(self) -> None:
         """The shown time is due to change: change it and paint it in this turn."""
@@ -127,12 +143,9 @@ def countdown_text(left_ms: float) -> tuple[str, int]:
     """What the countdown shows with ``left_ms`` to go, and how many seconds one step of
     that display is (it changes at multiples of it)."""
     left = math.ceil(left_ms / 1000)
-    if left > 120:  # (a 90 s turn reads 1:30, not "2 min")
+    if left > 60:  # "2 min" from 1:01 to 2:00: a display in minutes is not expected to tick
         return f"⏱ {math.ceil(left / 60)} min", 60
-    if left > 10:
-        shown = math.ceil(left / 10) * 10
-        return f"⏱ {shown // 60}:{shown % 60:02d}", 10
-    return f"⏱ 0:{left:02d}", 1
+    return f"⏱ {left // 60}:{left % 60:02d}", 1
 
 
 GRID_STYLES = ("header", "current", "label", "picked", "cursor", "spent")

@@ -251,7 +251,10 @@ class GameScreen(TableStage):
             # where the keys go, first: typing is text until Esc, never a move
             if field is not self._plan:
                 hints.append(("", " typing in chat:", ""))
-                hints.append(("Enter", "send", ""))
+                hints.append(("Enter", "send (empty: ready)" if self._ready_to_go_on()
+                              else "send", ""))
+                if not field.value and not self._ready_to_go_on():
+                    hints[-1] = ("Enter", "send (empty: board)", "")
             else:
                 hints.append(("", " typing your plan:", ""))
                 if self._plan_moment == turn_text.PLAN_NOW:
@@ -274,8 +277,7 @@ class GameScreen(TableStage):
                 hints.append(("1-4", "hide your guess", ""))
             if game.is_lead and phase is Phase.BEST_PLAN:
                 hints.append((f"1-{len(game.guessers)}", "best plan", ""))
-            if phase is Phase.ROUND_OVER and self.view is not None \
-                    and self.view.my_seat not in self.view.ready:
+            if self._ready_to_go_on():
                 hints.append(("Enter", "ready for the next round", "next_round"))
         if not typing:
             if self._plan_moment is not None:  # left with Esc: Tab goes back to it
@@ -482,10 +484,22 @@ class GameScreen(TableStage):
         typed next, however fast, is text ("nice one", Enter, "so what" never shouts
         Stop!). Esc gives the keys back to the board, and the key bar says where they go.
         A line the table refuses (the lead while picking) is cleared and the reason
-        shown."""
+        shown. Enter on an empty line gives the keys back to the board too (the line
+        said nothing: the player is done typing), and at the round's summary it is what
+        the summary asks for, wherever the keys are: ready for the next round."""
         if event.value.strip():
             self._do(self.session.chat, event.value)
+        else:
+            if self._ready_to_go_on():
+                self.action_next_round()
+            self.set_focus(self._grid)
         event.input.value = ""
+
+    def _ready_to_go_on(self) -> bool:
+        """The round's points are up and this seat has not said it is ready."""
+        view, game = self.view, self.game
+        return (game is not None and view is not None and game.phase is Phase.ROUND_OVER
+                and view.my_seat is not None and view.my_seat not in view.ready)
 
     @on(Input.Submitted, "#plan")
     def reveal(self, event: Input.Submitted) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from dataclasses import replace
@@ -694,7 +695,7 @@ async def test_the_countdown_wakes_only_while_a_turn_timer_runs() -> None:
         await settle(pilots)
         countdown = app.screen.query_one(Countdown)
         assert countdown._timer is not None
-        assert "⏱ 0:30" in screen_text(app)
+        assert re.search("⏱ 0:[23][0-9]", screen_text(app))  # it ticks every second
         screen = app.game_screen
         screen.show(replace(table.seat_session(table.guessers()[0]).view(), deadline_ms=None))
         await settle(pilots)
@@ -703,14 +704,32 @@ async def test_the_countdown_wakes_only_while_a_turn_timer_runs() -> None:
         table.hub.close()
 
 
-def test_the_countdown_changes_only_when_a_person_would_see_it_change() -> None:
+def test_the_countdown_ticks_every_second_in_its_last_minute_and_in_minutes_before() -> None:
     assert countdown_text(125_000) == ("⏱ 3 min", 60)
-    assert countdown_text(120_000) == ("⏱ 2:00", 10)
-    assert countdown_text(90_000) == ("⏱ 1:30", 10)  # the default turn
-    assert countdown_text(60_000) == ("⏱ 1:00", 10)
-    assert countdown_text(41_000) == ("⏱ 0:50", 10)
+    assert countdown_text(120_000) == ("⏱ 2 min", 60)
+    assert countdown_text(90_000) == ("⏱ 2 min", 60)  # the default turn: under 2 minutes
+    assert countdown_text(60_500) == ("⏱ 2 min", 60)
+    assert countdown_text(60_000) == ("⏱ 1:00", 1)
+    assert [countdown_text(ms)[0] for ms in (59_000, 58_000, 57_000)] == [
+        "⏱ 0:59", "⏱ 0:58", "⏱ 0:57"]  # a second, a step: it never looks frozen
     assert countdown_text(9_200) == ("⏱ 0:10", 1)
     assert countdown_text(0) == ("⏱ 0:00", 1)
+
+
+async def test_the_countdown_is_drawn_again_each_second_of_its_last_minute() -> None:
+    table = make_table(3, TableOptions(turn_seconds=30))
+    apps = apps_for(table)
+    app = apps[table.guessers()[0]]
+    async with running([app]) as pilots:
+        table.hub.changed(table.hub.tables[table.code])
+        await settle(pilots)
+        countdown = app.screen.query_one(Countdown)
+        seen = {countdown.plain}
+        for _ in range(5):
+            await asyncio.sleep(0.5)
+            seen.add(countdown.plain)
+        assert len(seen) >= 3  # 0:30, 0:29, 0:28 at least, in 2.5 s
+        table.hub.close()
 
 
 async def test_a_pick_repaints_the_grid_but_not_the_task_bar(monkeypatch) -> None:
