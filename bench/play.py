@@ -387,7 +387,9 @@ class Server:
         self.port = 0
 
     def start(self) -> None:
-        command = [sys.executable, "-c", "import sys; from server.cli import main; "
+        # (a baseline checkout from before server/admin/ has its CLI at server.cli)
+        command = [sys.executable, "-c", "import sys\ntry: from server.admin.cli import main"
+                   "\nexcept ImportError: from server.cli import main\n"
                    "sys.exit(main(sys.argv[1:]))", "serve", "--host", "127.0.0.1",
                    "--port", "0", "--data-dir", self.dir.name, "--public-name", "localhost"]
         env = dict(os.environ)

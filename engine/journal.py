@@ -113,7 +113,7 @@ def _migrate_to_v1(db: sqlite3.Connection) -> None:
 
 def _migrate_to_v2(db: sqlite3.Connection) -> None:
     """Version 2: what the host's tools share with the running server (see
-    ``server/host_control.py``). ``live_sessions`` is who is connected now (the server
+    ``server/admin/control.py``). ``live_sessions`` is who is connected now (the server
     writes it, ``mission-impractical status`` reads it); ``bans`` holds banned key
     fingerprints (``key:SHA256:...``) and addresses (``address:203.0.113.9``); ``kicks``
     are requests the server picks up, carries out and marks done."""
@@ -402,11 +402,14 @@ class SqliteJournal:
     # -- writing ---------------------------------------------------------------------------
 
     def record(self, code: str, seq: int, kind: str, payload: dict[str, Any]) -> None:
-        """Store one accepted command durably; when this returns, the command survives a
-        crash or a power cut. ``seq`` must follow the table's last one (``"create"`` is 1):
-        a gap means the hub and the journal disagree, and the record is refused rather than
-        stored in a history that would replay differently. A ``"close"`` record also closes
-        the table (see :meth:`close_table`)."""
+        """Store one accepted command durably. Without a writer thread the command is
+        committed (``synchronous=FULL``) when this returns, and survives a crash or a power
+        cut; in write-behind mode (:meth:`write_behind`, the server's) it is only queued
+        for the writer's next commit, and the hub tells nobody of it until that commit is
+        reported (:meth:`engine.hub.Hub.changed`). ``seq`` must follow the table's last
+        one (``"create"`` is 1): a gap means the hub and the journal disagree, and the record
+        is refused rather than stored in a history that would replay differently. A
+        ``"close"`` record also closes the table (see :meth:`close_table`)."""
         self._usable()
         text = _encode(payload, f"the payload of {kind!r} at table {code}")
         now = self._clock()

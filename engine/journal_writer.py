@@ -1,7 +1,7 @@
 """The journal's writes, committed off the event loop, many to a commit.
 
 A commit with ``synchronous=FULL`` waits for the disk to say the bytes are down (an
-fsync): 0.2-0.3 ms median on this machine's SSD, tens of milliseconds on an SD card or a
+fsync): a fraction of a millisecond on an SSD, tens of milliseconds on an SD card or a
 busy disk. Made on the loop, every player on the server waits for it. A
 :class:`JournalWriter` is a thread with its own connection to the journal. The loop hands
 it each write, in order, as a function of a connection; the thread commits everything

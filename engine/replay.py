@@ -172,6 +172,48 @@ class Replay:
             for step in replay_round.steps:
                 yield replay_round, step
 
+    # -- moving through it: a screen keeps a Place and asks for the next -------------------
+
+    def step_at(self, place: Place) -> Step:
+        return self.rounds[place.round].steps[place.step]
+
+    def forward(self, place: Place) -> Place:
+        """The next step (Space, down): from a round's last, the next round's deal."""
+        if place.step + 1 < len(self.rounds[place.round].steps):
+            return Place(place.round, place.step + 1)
+        return Place(place.round + 1, 0) if place.round + 1 < len(self.rounds) else place
+
+    def back(self, place: Place) -> Place:
+        """The step before (up): from a round's deal, the previous round's last step."""
+        if place.step > 0:
+            return Place(place.round, place.step - 1)
+        if place.round == 0:
+            return place
+        return Place(place.round - 1, len(self.rounds[place.round - 1].steps) - 1)
+
+    def next_round(self, place: Place) -> Place:
+        """The next round's deal (right); the last round's last step from the last round."""
+        if place.round + 1 < len(self.rounds):
+            return Place(place.round + 1, 0)
+        return self.end()
+
+    def previous_round(self, place: Place) -> Place:
+        """This round's deal (left), or the previous round's from a deal."""
+        return Place(max(0, place.round - 1) if place.step == 0 else place.round, 0)
+
+    def end(self) -> Place:
+        """The game's last step (End): the last points and the winners."""
+        return Place(len(self.rounds) - 1, len(self.rounds[-1].steps) - 1)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a screen is in a :class:`Replay`: indexes of the round and of its step.
+    ``Place()`` is the first round's deal (Home)."""
+
+    round: int = 0
+    step: int = 0
+
 
 def load_replay(db: sqlite3.Connection, game: GameSummary | int,
                 deck: Any | None = None) -> Replay:

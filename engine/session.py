@@ -1,22 +1,32 @@
-"""One connected person's handle on the hub."""
+"""One connected person's handle on the hub, and what it needs of the hub
+(:class:`SessionHost`: the hub is one, and a test may pass another)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import asdict, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import Any, Protocol
 
 from engine import rules
 from engine.clock import now_ms
+from engine.commands import (
+    AddBot,
+    BotLevel,
+    Chat,
+    Command,
+    Join,
+    Leave,
+    Reclaim,
+    Remove,
+    Rename,
+    SetOptions,
+)
 from engine.errors import BrokenRule, NotAllowed, TooFast
 from engine.identity import Player
 from engine.rules import Action, Phase
 from engine.tables import PlayerHistory, Table, TableOptions, TableSummary, TableView
 from engine.text import CHAT_MAX, clean_name, clean_text
-
-if TYPE_CHECKING:
-    from engine.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -24,10 +34,41 @@ CHAT_BURST = 5  # chat lines one person may send at once...
 CHAT_INTERVAL_MS = 2000  # ...and then one per this long
 
 
+class SessionHost(Protocol):
+    """What a session needs of the hub (:class:`engine.hub.Hub`)."""
+
+    tables: dict[str, Table]  # by code
+    sessions: set[Session]  # every attached session
+    records: Any | None  # engine.records.Records, when games are kept
+
+    def find(self, code: str) -> Table: ...
+
+    def create_table(self, options: TableOptions, host: Player) -> Table: ...
+
+    def new_seat_code(self) -> str: ...
+
+    # a table changes only through these
+    def command(self, table: Table, command: Command) -> None: ...
+
+    def start(self, table: Table) -> None: ...
+
+    def submit(self, table: Table, action: Action, session: Session | None = None,
+               at_ms: float | None = None) -> None: ...
+
+    # who is here
+    def reconnect(self, table: Table, seat: int) -> None: ...
+
+    def away(self, table: Table, seat: int, why: str) -> None: ...
+
+    def changed(self, table: Table) -> None: ...
+
+    def forget_if_empty(self, table: Table) -> None: ...
+
+
 class Session:
     """One connected person's handle on the hub. All methods run on the hub's loop."""
 
-    def __init__(self, hub: Hub, player: Player, on_change: Callable[[], None],
+    def __init__(self, hub: SessionHost, player: Player, on_change: Callable[[], None],
                  on_notice: Callable[[str], None]) -> None:
         self.hub = hub
         self.player = replace(player, name=clean_name(player.name) or "agent")
@@ -52,7 +93,7 @@ class Session:
                              tuple(records.recent_games(limit)))
 
     def view(self) -> TableView | None:
-        return None if self.table is None else self.hub.table_view(self.table, self)
+        return None if self.table is None else self.table.view_for(self.player.id)
 
     @property
     def seat(self) -> int | None:
@@ -66,15 +107,15 @@ class Session:
             raise BrokenRule("a name needs at least one visible character")
         self.player = replace(self.player, name=cleaned)
         if self.table is not None and self.seat is not None:
-            self.hub.command(self.table, "rename", {"player": self.player.id, "name": cleaned})
+            self.hub.command(self.table, Rename(self.player.id, cleaned))
         return cleaned
 
     def create_table(self, options: TableOptions | None = None) -> str:
         self.leave()
         table = self.hub.create_table((options or TableOptions()).checked(), self.player)
         self._enter(table)
-        self.hub.command(table, "join", {"player": self.player.id, "name": self.player.name,
-                                          "seat_code": self.hub.new_seat_code()})
+        self.hub.command(table, Join(self.player.id, self.player.name,
+                                     self.hub.new_seat_code()))
         return table.code
 
     def join(self, code: str, *, spectate: bool = False) -> None:
@@ -98,8 +139,8 @@ class Session:
             if not spectate:
                 self.on_notice("the game has started or the table is full: you are watching")
             return
-        self.hub.command(table, "join", {"player": self.player.id, "name": self.player.name,
-                                          "seat_code": self.hub.new_seat_code()})
+        self.hub.command(table, Join(self.player.id, self.player.name,
+                                     self.hub.new_seat_code()))
 
     def _kept_out_of(self, table: Table) -> bool:
         """A keyless guest without a seat at ``table``, from an address a removed player
@@ -162,7 +203,7 @@ class Session:
         # The guest takes back the seat's identity, not only the seat: one person in the
         # records (hall of fame, their own record) and still the host if they were
         self.player = replace(self.player, id=table.seats[i].player_id)
-        self.hub.command(table, "reclaim", {"seat": i, "player": self.player.id})
+        self.hub.command(table, Reclaim(i, self.player.id))
         self.hub.reconnect(table, i)
 
     def leave(self) -> None:
@@ -186,7 +227,7 @@ class Session:
         still_here = keep_if_other_terminal and any(s.seat == seat for s in table.sessions)
         if seat is not None and not still_here:
             if table.status != "playing":
-                self.hub.command(table, "leave", {"seat": seat})
+                self.hub.command(table, Leave(seat))
             else:
                 self.hub.away(table, seat, why)
         self.hub.changed(table)
@@ -196,7 +237,7 @@ class Session:
         table = self._hosting()
         if table.status == "playing":
             raise BrokenRule("options can be changed between games")
-        self.hub.command(table, "options", asdict(options.checked()))
+        self.hub.command(table, SetOptions(options.checked()))
 
     def add_bot(self, level: str = "normal") -> None:
         table = self._hosting()
@@ -204,14 +245,14 @@ class Session:
             raise BrokenRule("bots join between games")
         if len(table.seats) >= table.options.max_seats:
             raise BrokenRule("the table is full")
-        self.hub.command(table, "add_bot", {"level": level})
+        self.hub.command(table, AddBot(level))
 
     def set_bot_level(self, seat: int, level: str) -> None:
         """The host makes the bot in ``seat`` play easy, normal or sharp."""
         table = self._hosting()
         if table.status == "playing":
             raise BrokenRule("bot levels change between games")
-        self.hub.command(table, "bot_level", {"seat": seat, "level": level})
+        self.hub.command(table, BotLevel(seat, level))
 
     def remove_seat(self, seat: int) -> None:
         """The host removes a seat: before a game it is given up (its player watches);
@@ -226,7 +267,7 @@ class Session:
         if table.status == "playing":
             self._remove_player(table, seat)
             return
-        self.hub.command(table, "leave", {"seat": seat})
+        self.hub.command(table, Leave(seat))
         for other in list(table.sessions):
             if other.player.id == removed:
                 other.on_notice("the host gave your seat away: you are watching this table")
@@ -237,8 +278,7 @@ class Session:
             raise BrokenRule("a bot's seat stays in the game: only people are removed")
         addresses = sorted({other.player.address for other in self.hub.sessions
                             if other.player.id == gone and other.player.address})
-        self.hub.command(table, "remove", {"seat": seat, "by": self.player.id,
-                                            "addresses": addresses})
+        self.hub.command(table, Remove(seat, self.player.id, tuple(addresses)))
         for other in list(table.sessions):
             if other.player.id == gone:
                 other.leave()
@@ -261,7 +301,7 @@ class Session:
                 and state.phase is Phase.PICKING):
             raise BrokenRule("the lead agent stays silent while picking items")
         self._spend_chat_budget()
-        self.hub.command(table, "chat", {"seat": seat, "text": cleaned})
+        self.hub.command(table, Chat(seat, cleaned))
 
     def _spend_chat_budget(self) -> None:
         now = now_ms()

@@ -22,6 +22,7 @@ TOO_MANY_CONNECTIONS = "Too many connections from your address: close one and tr
 TOO_MANY_SESSIONS = "Too many games open from your address: close one and try again."
 TOO_FAST = "Games are being opened too fast from your address: wait a few seconds."
 NO_SESSION = "Logged in but no game was opened: closing the connection."
+BANNED = "You are banned from this server."
 
 
 @dataclass

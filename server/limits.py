@@ -32,6 +32,11 @@ class SessionLimits:
     the player's screen): a notice the same as one still showing is not shown again, and
     a new one beyond the limit pushes out the oldest.
 
+    A session keeps at most ``max_env_bytes`` of each environment variable it reads
+    (``TERM``, ``LANG``, ``LC_*``, ``NO_COLOR``, ``COLORTERM``; others are dropped), and a
+    client sending more than ``max_env_requests`` env requests on one channel is
+    disconnected (see :mod:`server.environment`).
+
     An app told to exit has ``exit_grace_s`` before its task is cancelled; at shutdown,
     clients get ``hangup_wait_s`` to hang up by themselves before they are disconnected.
     """
@@ -52,6 +57,8 @@ class SessionLimits:
     resize_interval_s: float = 0.25
     max_resizes_per_s: int = 200
     max_notices: int = 3
+    max_env_requests: int = 64
+    max_env_bytes: int = 256
     exit_grace_s: float = 5.0
     hangup_wait_s: float = 1.0
 

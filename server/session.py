@@ -27,6 +27,7 @@ from server.app_guard import (
 )
 from server.colours import cannot_draw, colour_depth
 from server.context import AppFactory, SessionContext
+from server.environment import bound_environment
 from server.limits import SessionLimits
 from server.terminal import SessionTerminal
 
@@ -117,6 +118,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self._chan = chan
+        bound_environment(chan, self._host.limits, self._drop_env_flood)
 
     def pty_requested(
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
@@ -290,6 +292,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _drop_resize_flood(self) -> None:
         log.info("%s: window changes beyond %d a second; disconnecting", self.peer,
                  self._host.limits.max_resizes_per_s)
+        self._abort_connection()
+
+    def _drop_env_flood(self) -> None:
+        log.info("%s: more than %d environment requests; disconnecting", self.peer,
+                 self._host.limits.max_env_requests)
         self._abort_connection()
 
     def _abort_connection(self) -> None:

@@ -17,21 +17,20 @@ import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import asyncssh
 
 from server import gc_tuning
+from server.access_log import auth_failed, connection_line
 from server.admission import AppSlots
 from server.algorithms import algorithm_options
 from server.app_guard import TaskFactory, configure_process
 from server.auth import AccessPolicy, Identity, fingerprint
 from server.context import AppFactory
-from server.gate import BLOCKED, NO_SESSION, ConnectionGate
-from server.host_control import BANNED, HostControl
+from server.gate import BANNED, BLOCKED, NO_SESSION, ConnectionGate
 from server.host_keys import DEFAULT_HOST_KEY, load_or_create_host_key
 from server.limits import ConnectionLimits, SessionLimits
-from server.oplog import auth_failed, connection_line
 from server.session import NEEDS_TERMINAL, NOT_A_CODE, SERVER_FULL, GameSession
 
 log = logging.getLogger(__name__)
@@ -64,6 +63,34 @@ class ServerConfig:
     keepalive_interval_s: float = 15.0
     keepalive_count_max: int = 4
     color_system: str = "truecolor"
+
+
+class HostSide(Protocol):
+    """What the server asks and tells whoever runs it: who is kept out, who came and went.
+    ``mission-impractical serve`` passes :class:`server.admin.control.HostControl` (bans,
+    kicks, the record of who is connected); :class:`NoHostSide` otherwise."""
+
+    def ban_on(self, peer: str, player_id: str | None) -> str | None:
+        """The ban that keeps this client (``address:port``, and once known, its player
+        id) out, for the log; or None."""
+        ...
+
+    def session_began(self, session: GameSession) -> None: ...
+
+    def session_ended(self, session: GameSession) -> None: ...
+
+
+class NoHostSide:
+    """Nobody banned, nothing recorded: a server built from code (tests, benches)."""
+
+    def ban_on(self, peer: str, player_id: str | None) -> str | None:
+        return None
+
+    def session_began(self, session: GameSession) -> None:
+        pass
+
+    def session_ended(self, session: GameSession) -> None:
+        pass
 
 
 class _Connection(asyncssh.SSHServer):
@@ -257,7 +284,8 @@ class _Connection(asyncssh.SSHServer):
 class GameServer:
     """A running server: its listener, connections and sessions."""
 
-    def __init__(self, app_factory: AppFactory, config: ServerConfig, host_key: Any) -> None:
+    def __init__(self, app_factory: AppFactory, config: ServerConfig, host_key: Any,
+                 host_side: HostSide) -> None:
         self.app_factory = app_factory
         self.config = config
         self.limits = config.limits
@@ -270,8 +298,8 @@ class GameServer:
         self._host_key = host_key
         self._listener: asyncssh.SSHAcceptor | None = None
         self._closing = False
-        self.host = HostControl()
-        """Bans, kicks and the record of who is connected (see server.host_control)."""
+        self.host = host_side
+        """Bans and the record of who is connected (see :class:`HostSide`)."""
 
     async def _listen(self) -> None:
         config = self.config
@@ -363,11 +391,13 @@ class GameServer:
             await asyncio.wait_for(self._listener.wait_closed(), timeout)
 
 
-async def start_server(app_factory: AppFactory, config: ServerConfig | None = None) -> GameServer:
-    """Listen for players; each session runs ``app_factory(context)`` on this loop."""
+async def start_server(app_factory: AppFactory, config: ServerConfig | None = None,
+                       host_side: HostSide | None = None) -> GameServer:
+    """Listen for players; each session runs ``app_factory(context)`` on this loop, and
+    ``host_side`` hears of every session and keeps banned clients out."""
     config = config or ServerConfig()
     configure_process(config.color_system)
     host_key = load_or_create_host_key(config.host_key_path)
-    server = GameServer(app_factory, config, host_key)
+    server = GameServer(app_factory, config, host_key, host_side or NoHostSide())
     await server._listen()
     return server

@@ -298,13 +298,13 @@ class GameScreen(TableStage):
 
     def after_typing(self, field: Widget) -> None:
         # Only the count of characters left changes the key bar as a player types, and
-        # only near the limit: elsewhere a key draws the field alone (the key bar's line
-        # and the hints read again were a sixth of a key's CPU).
+        # only near the limit: elsewhere a key draws the field alone, and neither reads
+        # the hints nor draws the key bar.
         if self._count_shown or (isinstance(field, Input)
                                  and _characters_left(field) is not None):
             self._keybar.update_hints()  # in the same paint as the text
         # The field's Changed for this key comes next, through the screen's queue: it
-        # need not read the keys again (about 3% of a key's CPU).
+        # need not read the keys again.
         self._counted = (field, getattr(field, "value", None))
 
     def on_unmount(self) -> None:

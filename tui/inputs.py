@@ -1,8 +1,8 @@
 """One-line text inputs that cost nothing while idle and never move the screen around.
 
 Textual's ``Input`` sets its virtual size on every change of its value, and the virtual
-size is a layout reactive: each key typed re-laid out the whole screen (about 13 ms on the
-game screen, against under 1 ms for a repaint). A one-line input's size never depends on
+size is a layout reactive: each key typed would re-lay out the whole screen (on the game
+screen a layout costs about ten repaints). A one-line input's size never depends on
 its text, so :class:`QuietInput` keeps the virtual size as data (horizontal scrolling still
 follows the cursor) and only repaints. Its cursor does not blink: a blinking cursor costs
 CPU on every idle session. A paste keeps all its lines, joined, and nothing but text.

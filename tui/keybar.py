@@ -1,13 +1,13 @@
 """The key bar: one line at the bottom of a screen saying which keys do what, right now.
 
 Textual's stock ``Footer`` builds a widget per key, each with reactive watchers, and
-rebuilds them all whenever the bindings change: on a server with hundreds of sessions it
-was about a fifth of the cost of a new connection. This is one widget that draws one line.
+rebuilds them all whenever the bindings change: a large share of the cost of a new
+connection on a server with hundreds of sessions. This is one widget that draws one line.
 
 What it shows: the screen's :meth:`key_hints` if the screen has one (the game screen knows
 which keys matter in each phase and role), else the active bindings marked ``show``. It
-redraws only when that list changes, as a :class:`~lean_textual.cached_lines.CachedLines` line (a
-``render()`` of the same line cost about 0.4 ms); a click on a key runs its action.
+redraws only when that list changes, as a :class:`~lean_textual.cached_lines.CachedLines`
+line; a click on a key runs its action.
 """
 
 from __future__ import annotations

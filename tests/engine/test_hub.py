@@ -285,7 +285,7 @@ async def test_a_turn_timer_never_leaves_the_table_frozen(plain_deck: SimpleName
     sessions[0].start()
     table = sessions[0].table
     assert table.deadline_ms is not None and table.deadline_ms > now_ms()
-    hub._timeout(table)  # as if fifteen seconds went by
+    hub.timers.timeout(table)  # as if fifteen seconds went by
     assert len(table.state.picks) == 1
     assert any("time is up" in line.text for line in table.log)
 
@@ -697,7 +697,7 @@ async def test_a_round_started_by_the_timer_is_not_tagged_as_a_bot_move(
         seats[seat].reveal("")
     seats[state.lead].lead_reveal("")
     assert table.state.phase is Phase.ROUND_OVER
-    hub._timeout(table)  # thirty seconds of reading the points went by
+    hub.timers.timeout(table)  # thirty seconds of reading the points went by
     assert table.state.round == 2
     [start] = [line for line in table.log if line.text.startswith("Round 2")]
     assert not start.by_bot

@@ -214,7 +214,7 @@ def test_after_a_restart_a_player_in_two_games_comes_back_to_the_newer(
     code sorts first, and the lobby lists the tables in the order they were made."""
     hub = Hub.open(tmp_path / "data", deck=plain_deck, seed="t", settle_ms=0)
     codes = iter(["ZZZZ", "AAAA"])
-    hub._new_code = lambda: next(codes)  # type: ignore[method-assign]
+    hub.codes.table_code = lambda taken: next(codes)  # type: ignore[method-assign]
     ann, bob, cy, dee = (hub.attach(p) for p in (ANN, BOB, CY, DEE))
     old = ann.create_table(TableOptions(turn_seconds=0))
     bob.join(old)

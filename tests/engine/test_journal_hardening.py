@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from engine.commands import Chat
 from engine.errors import NotAllowed, TooFast
 from engine.hub import Hub
 from engine.identity import Player
@@ -28,7 +29,7 @@ def test_control_characters_never_reach_the_journal(plain_deck: SimpleNamespace,
     table, (ann, bob, _cy) = seated_three(hub)
     ann.start()
     bob.chat("hi " + NASTY)
-    hub.command(table, "chat", {"seat": 1, "text": NASTY})  # even past the session
+    hub.command(table, Chat(1, NASTY))  # even past the session
     bob.rename("Bo" + NASTY)
     while table.state is not None and table.state.phase is not Phase.REVEALING:
         sensible_move(table)

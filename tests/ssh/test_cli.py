@@ -15,7 +15,7 @@ from types import ModuleType
 import pytest
 
 from engine.cards import load_deck
-from server import cli
+from server.admin import cli
 from server.ssh_server import RESTARTING
 from server.terminal import LEAVE_SEQUENCE
 from tests.ssh.client import TermClient
@@ -53,7 +53,7 @@ def test_simulate_is_handed_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> No
 async def _start(tmp_path: Path, *extra: str) -> tuple[asyncio.subprocess.Process, int, str]:
     key = ("--host-key", str(tmp_path / "host_keys" / "key")) if not extra else ()
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+        sys.executable, "-m", "server.admin.cli", "serve", "--host", "127.0.0.1", "--port", "0",
         *key, "--data-dir", str(tmp_path / "data"),
         "--app-factory", "tests.ssh.apps:make_counter_factory", *extra,
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
@@ -197,14 +197,14 @@ async def test_a_new_host_key_goes_in_the_data_dir_and_is_announced_once(
 async def test_the_start_up_line_names_the_public_name_and_json_logs_are_json(
         tmp_path: Path) -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+        sys.executable, "-m", "server.admin.cli", "serve", "--host", "127.0.0.1", "--port", "0",
         "--data-dir", str(tmp_path / "data"), "--public-name", "game.example.com",
         "--log-format", "json",
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     lines = [(await asyncio.wait_for(process.stdout.readline(), 20)).decode() for _ in range(3)]
     port = int(lines[0].rsplit(":", 1)[1])
-    # a new table's invite says the same (run as python -m server.cli, as here, it said
+    # a new table's invite says the same (run as python -m server.admin.cli, as here, it said
     # "ssh -t host")
     alice = await TermClient.connect(port)
     await alice.wait_for("the lobby")

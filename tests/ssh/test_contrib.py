@@ -14,8 +14,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from server.admin.oplog import TEXT_FORMAT
 from server.auth import AccessPolicy
-from server.oplog import TEXT_FORMAT
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
 

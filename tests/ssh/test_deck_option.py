@@ -10,7 +10,7 @@ import pytest
 from engine.cards import load_deck_dir
 from engine.hub import Hub
 from engine.journal import JournalError
-from server import cli
+from server.admin import cli
 
 
 def write_deck(folder: Path, items: str | None = None) -> Path:

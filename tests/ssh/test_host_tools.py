@@ -15,14 +15,17 @@ from typing import Any
 import asyncssh
 import pytest
 
+from engine.commands import Chat
 from engine.hub import Hub
 from engine.identity import Player
 from engine.journal import DB_NAME, open_journal
 from engine.records import open_records
-from server import host_db, host_tools
+from server.admin import db as host_db
+from server.admin import tools as host_tools
+from server.admin.control import KICKED, HostControl
+from server.admin.tools import HostToolError
 from server.auth import fingerprint
-from server.host_control import BANNED, KICKED
-from server.host_tools import HostToolError
+from server.gate import BANNED
 from server.ssh_server import GameServer
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
@@ -43,11 +46,12 @@ async def served(tmp_path: Path, game_server: StartServer) -> AsyncIterator[tupl
     """A hub journaled in ``tmp_path/data`` and a server that records its sessions there
     and polls for bans and kicks."""
     hub = Hub.open(tmp_path / "data", seed="tools")
-    server = await game_server()
+    control = HostControl()
+    server = await game_server(host_side=control)
     records = host_db.server_connection(hub.journal.path)  # type: ignore[union-attr]
-    server.host.attach(records, lambda: server.sessions, poll_s=0.05)  # as the CLI does
+    control.attach(records, lambda: server.sessions, poll_s=0.05)  # as the CLI does
     yield hub, server
-    server.host.close()
+    control.close()
     records.close()
     hub.close()
 
@@ -152,7 +156,7 @@ async def test_a_backup_taken_while_the_server_writes_is_a_whole_journal(
     session = hub.attach(Player("key:SHA256:abc", "alice"))
     code = session.create_table()
     for n in range(20):  # straight to the hub: players' chat is rate-limited
-        hub.command(hub.tables[code], "chat", {"seat": 0, "text": f"line {n}"})
+        hub.command(hub.tables[code], Chat(0, f"line {n}"))
     copy = tmp_path / "copy.sqlite3"
 
     status, text = await tool(host_tools.backup, tmp_path / "data", copy)
@@ -276,13 +280,14 @@ async def test_after_a_crash_nobody_is_listed_as_connected(
     db = hub.journal.connection  # type: ignore[union-attr]
     db.execute("INSERT INTO live_sessions (address, player_id, name, since)"
                " VALUES ('192.0.2.1', 'guest:x', 'ghost', 1.0)")  # left by a killed server
-    server = await game_server()
-    server.host.attach(db, lambda: server.sessions)
+    control = HostControl()
+    server = await game_server(host_side=control)
+    control.attach(db, lambda: server.sessions)
     try:
         _, text = await tool(host_tools.status, tmp_path / "data")
         assert "Connected (0):" in text and "ghost" not in text
     finally:
-        server.host.close()
+        control.close()
         hub.close()
 
 
@@ -300,12 +305,13 @@ async def test_status_follows_a_guest_who_takes_their_seat_back(
         tmp_path: Path, game_server: StartServer) -> None:
     """After ``ssh -t host CODE`` and the seat code, the guest is that seat's guest again:
     status lists them at the table, and their seat not away."""
-    from server.cli import mission_app_factory
+    from server.admin.cli import mission_app_factory
 
     hub = Hub.open(tmp_path / "data", seed="tools", settle_ms=0, bot_delay=0.0)
-    server = await game_server(mission_app_factory(hub))
-    server.host.attach(hub.journal.connection, lambda: server.sessions,  # type: ignore[union-attr]
-                       poll_s=0.05)
+    control = HostControl()
+    server = await game_server(mission_app_factory(hub), host_side=control)
+    control.attach(hub.journal.connection, lambda: server.sessions,  # type: ignore[union-attr]
+                   poll_s=0.05)
     try:
         host = hub.attach(Player("key:SHA256:ann", "ann"))
         code = host.create_table()
@@ -327,5 +333,5 @@ async def test_status_follows_a_guest_who_takes_their_seat_back(
         assert f"at {code}" in text and "in the lobby" not in text
         assert "cy (away)" not in text
     finally:
-        server.host.close()
+        control.close()
         hub.close()

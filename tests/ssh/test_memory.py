@@ -19,8 +19,8 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from engine.session import CHAT_BURST
 from server import gc_tuning
+from server.admin.cli import mission_app_factory
 from server.app_guard import ShownNotices, bound_notices
-from server.cli import mission_app_factory
 from server.context import SessionContext
 from server.limits import ConnectionLimits, SessionLimits
 from tests.ssh.client import TermClient, until

@@ -26,8 +26,8 @@ def server_connection(path: Path) -> sqlite3.Connection:
     afresh at every start, so these writes need not reach the disk before the server goes
     on: ``synchronous=NORMAL``, with which WAL commits without a sync (a power cut may lose
     the last few, never the database's consistency). Through the journal's connection
-    (``FULL``) every arrival and departure waited for the disk, on the loop every player
-    shares: 0.3 ms on this machine's disk, tens of milliseconds on an SD card."""
+    (``FULL``) every arrival and departure would wait for the disk, on the loop every
+    player shares: tens of milliseconds on an SD card."""
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA busy_timeout = 5000")  # as the journal: the host's tools write too

@@ -16,12 +16,12 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from server import host_db
-from server.oplog import split_peer
+from server.access_log import split_peer
+from server.admin import db as host_db
+from server.gate import BANNED
 
 log = logging.getLogger(__name__)
 
-BANNED = "You are banned from this server."
 KICKED = "The host has disconnected you."
 HANG_UP_AFTER_S = 2.0  # after the goodbye, a client that stays is disconnected
 

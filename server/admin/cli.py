@@ -3,18 +3,22 @@
     mission-impractical serve [--host H] [--port 2222] [--data-dir DIR] [--public-name NAME]
                               [--host-key PATH] [--authorized-keys FILE] [--password PW]
                               [--max-sessions 300] [--log-level INFO] [--log-format text]
-                              [--deck DIR]
+                              [--deck DIR] [--limit NAME=VALUE ...] [--app-factory M:F]
     mission-impractical status | backup FILE | restore FILE | prune --older-than 90d
     mission-impractical kick WHO | ban WHO [--reason TEXT] | unban WHO
+    mission-impractical export CODE [N] [--format json|md]
     mission-impractical simulate ...      (handed to engine.simulate)
+    mission-impractical deck fit DIR      (handed to engine.deck_fit; needs the fit extra)
     mission-impractical --version
 
 Every option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
 MI_PUBLIC_NAME, MI_HOST_KEY, MI_AUTHORIZED_KEYS, MI_PASSWORD (better than ``--password``,
 which other users of the machine can see in the process list), MI_MAX_SESSIONS,
-MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK. The data directory defaults to systemd's ``$STATE_DIRECTORY``
-when set, else ``$XDG_DATA_HOME/mission-impractical`` (``~/.local/share/mission-impractical``);
-the host key lives in it unless ``--host-key`` says otherwise.
+MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK, MI_LIMITS (``a=1,b=2``, read before any ``--limit``,
+which wins), MI_APP_FACTORY (for development). The data directory defaults to systemd's
+``$STATE_DIRECTORY`` when set, else ``$XDG_DATA_HOME/mission-impractical``
+(``~/.local/share/mission-impractical``); the host key lives in it unless ``--host-key``
+says otherwise.
 """
 
 from __future__ import annotations
@@ -32,13 +36,17 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from server import gc_tuning, host_db, host_tools
+from server import gc_tuning
+from server.admin import db as host_db
+from server.admin import export
+from server.admin import tools as host_tools
+from server.admin.control import HostControl
+from server.admin.log_limits import limit_repeats
+from server.admin.oplog import LOG_FORMATS, configure_logging
 from server.auth import AccessPolicy
 from server.context import AppFactory, SessionContext
 from server.host_keys import DEFAULT_HOST_KEY
 from server.limits import build_limits, parse_limit
-from server.log_limits import limit_repeats
-from server.oplog import LOG_FORMATS, configure_logging
 from server.ssh_server import RESTARTING, GameServer, ServerConfig, start_server
 
 if TYPE_CHECKING:
@@ -46,7 +54,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("server")
 
-DEFAULT_APP_FACTORY = "server.cli:mission_app_factory"
+DEFAULT_APP_FACTORY = "server.admin.cli:mission_app_factory"
 
 
 def mission_app_factory(hub: Any, invite: str | Callable[[], str] = "ssh -t host"
@@ -186,6 +194,12 @@ def build_parser() -> argparse.ArgumentParser:
     ban.add_argument("--reason", default="", help="a note for status")
     unban = commands.add_parser("unban", parents=[data], help="lift a ban")
     unban.add_argument("who", help=who)
+    out = commands.add_parser("export", parents=[data], help="write a finished game out: "
+                              "its auditable log (json) or a transcript to share (md)")
+    out.add_argument("code", help="the table's code")
+    out.add_argument("game_no", nargs="?", type=_positive, metavar="N",
+                     help="the table's game number (default: its last finished game)")
+    out.add_argument("--format", choices=export.FORMATS, default="md", dest="fmt")
     return parser
 
 
@@ -201,6 +215,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "simulate":
         return _simulate(args[1:])
+    if args[:2] == ["deck", "fit"]:  # the fit extra's developer step (engine.deck_fit)
+        from engine.deck_fit import main as deck_fit_main
+
+        return deck_fit_main(args[2:])
     parser = build_parser()
     options = parser.parse_args(args)
     if options.command != "serve":
@@ -226,6 +244,8 @@ def host_tool(options: argparse.Namespace) -> int:
         "kick": lambda: host_tools.kick(data_dir, options.who, out),
         "ban": lambda: host_tools.ban(data_dir, options.who, options.reason, out),
         "unban": lambda: host_tools.unban(data_dir, options.who, out),
+        "export": lambda: export.export(data_dir, options.code, options.game_no,
+                                        options.fmt, out),
     }
     try:
         return tools[options.command]()
@@ -298,6 +318,8 @@ async def _serve(options: argparse.Namespace) -> int:
         print(f"mission-impractical: bad deck: {error}", file=sys.stderr)
         return 2
     first_start = not (Path(options.data_dir) / DB_NAME).exists()
+    if options.deck is not None:
+        print(f"mission-impractical: {deck.fit_note()}", file=sys.stderr)
     try:
         hub = Hub.open(options.data_dir, deck=deck)
     except JournalError as error:  # a damaged database is reported, never replaced
@@ -307,7 +329,7 @@ async def _serve(options: argparse.Namespace) -> int:
     try:
         make = _load_object(options.app_factory)
         if make is mission_app_factory or options.app_factory == DEFAULT_APP_FACTORY:
-            # (run as ``python -m server.cli``, this module's function is another object)
+            # (run as ``python -m server.admin.cli``, this module's function is another object)
             factory = make(hub, lambda: invite_command(server.port, options.public_name))
         else:
             factory = make(hub)
@@ -323,14 +345,15 @@ async def _serve(options: argparse.Namespace) -> int:
             access=AccessPolicy.from_options(options.authorized_keys, options.password),
             max_sessions=options.max_sessions,
         )
-        server = await start_server(factory, config)
+        control = HostControl()
+        server = await start_server(factory, config, control)
         if new_key:
             _announce_new_key(key_path, server.host_key_fingerprint, first_start)
         journal_path = getattr(hub.journal, "path", None)
         records = None
         if journal_path is not None:  # status, kick and ban work through it
             records = host_db.server_connection(journal_path)
-            server.host.attach(records, lambda: server.sessions)
+            control.attach(records, lambda: server.sessions)
         hub.write_behind()  # the journal commits on its own thread: nobody waits for the disk
         hub.resume_timers()  # restored tables: absent players get their full grace again
         stop = _stop_on_signals()  # before the banner: whoever read it may signal at once
@@ -339,7 +362,7 @@ async def _serve(options: argparse.Namespace) -> int:
         await stop.wait()
         log.info("shutting down: telling %d players", len(server.sessions))
         await server.close(RESTARTING)
-        server.host.close()
+        control.close()
         if records is not None:
             records.close()
     finally:

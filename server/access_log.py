@@ -1,4 +1,4 @@
-"""The operator's log: how the server's log is set up, and one line per connection.
+"""The access log: one line per connection, and one per failed login.
 
 Connection lines go to the ``connections`` logger in a stable format (documented in
 docs/hosting.md; the fail2ban filter in contrib/ depends on it)::
@@ -9,55 +9,18 @@ docs/hosting.md; the fail2ban filter in contrib/ depends on it)::
     auth failed from 203.0.113.9 port 51234 user "mallory": wrong password
 
 User names are written as JSON strings (quotes and control characters escaped), so a name
-can never forge the start of another line or the address fail2ban reads.
-``--log-format json`` writes one JSON object a line instead, with the same facts as fields.
+can never forge the start of another line or the address fail2ban reads. Each line also
+carries its facts as ``fields`` on the log record, for a formatter that writes them
+(``mission-impractical serve --log-format json``, :mod:`server.admin.oplog`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import sys
-from datetime import UTC, datetime
 from typing import Any
 
 log = logging.getLogger("connections")
-
-LOG_FORMATS = ("text", "json")
-TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-
-
-class JsonFormatter(logging.Formatter):
-    """One JSON object a line: time (UTC, ISO 8601), level, logger, message, and for
-    connection lines ``event``, ``address``, ``port``, ``user``, ``key`` (or null for a
-    guest), ``outcome``, ``seconds``."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, tz=UTC).isoformat(
-                timespec="milliseconds"),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        entry.update(getattr(record, "fields", {}))
-        if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False)
-
-
-def configure_logging(level: str, log_format: str = "text") -> None:
-    """Log to stderr at ``level`` in ``log_format`` (``text`` or ``json``)."""
-    handler = logging.StreamHandler(sys.stderr)
-    if log_format == "json":
-        handler.setFormatter(JsonFormatter())
-    else:
-        handler.setFormatter(logging.Formatter(TEXT_FORMAT))
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(level)
-    if level != "DEBUG":
-        logging.getLogger("asyncssh").setLevel(logging.WARNING)
 
 
 def split_peer(peer: str) -> tuple[str, int]:

@@ -3,7 +3,7 @@ unban``, each on the data directory the server uses, each safe while it runs.
 
 ``status`` and ``backup`` only read (a read-only connection: WAL lets them see a consistent
 database while the server writes). ``prune``, ``kick``, ``ban`` and ``unban`` write small
-things the server is built to share (see :mod:`server.host_db`); ``restore`` refuses while
+things the server is built to share (see :mod:`server.admin.db`); ``restore`` refuses while
 the server runs. Each returns an exit status: 0 done, 1 nothing to do or could not, 2 bad
 input (with a message, and nothing changed).
 """
@@ -30,7 +30,7 @@ from engine.journal import (
 )
 from engine.records import open_records
 from engine.tables import Table
-from server import host_db
+from server.admin import db as host_db
 
 try:
     import fcntl
