@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import ClassVar
 
@@ -69,6 +70,41 @@ class Lines(CachedLines):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._made.clear()  # their colours came from the styles
+
+
+class WrappedLines(Lines):
+    """:class:`Lines` wrapped to the widget's width, for text that must be read whole (a
+    plan just revealed). When they need more rows than the widget has, the first rows are
+    left out: the newest lines, and what to do now, come last."""
+
+    MAX_WRAPPED = 64
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._wrapped: dict[tuple[object, ...], list[Content]] = {}
+
+    def show_contents(self, contents: Sequence[Content]) -> None:
+        width, height = self.content_size
+        if width <= 0 or height <= 0:
+            super().show_contents(contents)
+            return
+        wrapped = self._wrapped
+        if len(wrapped) > self.MAX_WRAPPED:
+            wrapped.clear()
+        rows: list[Content] = []
+        for content in contents:
+            if content.cell_length <= width:
+                rows.append(content)
+                continue
+            key = (content.plain, tuple(content.spans), width)  # (Content == compares text)
+            lines = wrapped.get(key)
+            if lines is None:
+                lines = wrapped[key] = content.wrap(width) or [content]
+            rows.extend(lines)
+        super().show_contents(rows[-height:])
+
+    def on_resize(self) -> None:
+        self.watch_lines()
 
 
 class Countdown(Lines):

@@ -30,7 +30,7 @@ from engine.tables import TableView
 from engine.text import plural
 from lean_textual.wake import wake_later
 from tui import board_text, turn_text
-from tui.board import Countdown, ItemGrid, Lines
+from tui.board import Countdown, ItemGrid, Lines, WrappedLines
 from tui.chat import ChatLog, ChatPanel, GameLog
 from tui.confirm import Choose, Confirm
 from tui.inputs import QuietInput
@@ -72,7 +72,7 @@ class GameScreen(TableStage):
 
     CSS_PATH = "game.tcss"
     AUTO_FOCUS = "#grid"
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (32, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "shout", "Stop! (shout before the 4th item is down)"),
@@ -81,6 +81,9 @@ class GameScreen(TableStage):
         *_number_bindings(),
         Binding("enter,n", "next_round", "Next round (when the round is over)"),
         Binding("c", "chat", "Chat with the table"),
+        Binding("pageup", "log_page(-1)", "Scroll the log back (PgUp), to read earlier "
+                "plans", show=False),
+        Binding("pagedown", "log_page(1)", "Scroll the log forward (PgDn)", show=False),
         Binding("escape", "board", "Back to the board (leave the chat or plan input)"),
         Binding("ctrl+e", "end_game", "End the game for everyone (host only)"),
         Binding("x", "remove_player", "Remove a person from the game: a bot plays their "
@@ -108,7 +111,7 @@ class GameScreen(TableStage):
             yield Lines(id="players")
         yield ItemGrid(id="grid")
         with Vertical(id="turn"):
-            yield Lines(id="turn-text")
+            yield WrappedLines(id="turn-text")
             yield QuietInput(id="plan", max_length=PLAN_MAX, disabled=True)
         with Horizontal(id="bottom"):
             yield GameLog(id="log")
@@ -284,6 +287,7 @@ class GameScreen(TableStage):
                 hints.append(("Tab", "your plan", ""))
             if self._seated():
                 hints.append(("c", "chat", "chat"))
+            hints.append(("PgUp", "log", "log_page(-1)"))
             hints.append(("?", "help", "app.help"))
             if self.view is not None and self.view.is_host:
                 hints.append(("^e", "end game", "end_game"))
@@ -436,6 +440,10 @@ class GameScreen(TableStage):
         self.app.push_screen(Confirm("Leave the game for the lobby? Your seat is kept: "
                                      "come back to it from the lobby (a bot plays it "
                                      "while you are away).", "Yes, leave"), answered)
+
+    def action_log_page(self, direction: int) -> None:
+        """A page of the log back (-1) or forward (1), a line kept from the last page."""
+        self._log.scroll_page(direction)
 
     def action_board(self) -> None:
         self.set_focus(self._grid)

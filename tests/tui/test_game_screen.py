@@ -26,7 +26,7 @@ from tui import timing
 from tui.board import Countdown, ItemGrid, Lines, countdown_text
 from tui.chat import GameLog, new_lines
 from tui.confirm import Confirm
-from tui.game_screen import GameScreen
+from tui.game_screen import PLAN_MAX, GameScreen
 from tui.keybar import KeyBar
 
 
@@ -264,8 +264,9 @@ async def test_guessers_reveal_in_order_from_the_leads_left_with_optional_plans(
         for app in (apps[second], apps[third]):
             text = screen_text(app)
             assert f"{name} reveals 1:" in text
-            assert text.count("zip") == 1  # the plan once, in the log (not twice)
-            assert f"{name}'s plan: zip" in text
+            # the newest plan whole in the panel, for everyone, and in the log (PgUp)
+            assert text.count(f"{name}'s plan: zip") == 2
+            assert f"{name} reveals 1: Calm a Crying Baby  · plan below" in text
         assert apps[second].screen.query_one("#plan", Input).has_focus
 
         await p2.press("enter")  # an empty plan is fine
@@ -859,6 +860,24 @@ async def test_a_pasted_plan_keeps_all_its_lines_joined_and_no_escape_sequences(
         await pilots[0].press("enter")
         await settle(pilots)
         assert table.state().plans[first] == "we ride the giant pigeon then saw our way out"
+
+
+async def test_a_paste_over_the_limit_is_kept_up_to_the_limit_with_a_note() -> None:
+    table = make_table(4)
+    apps = apps_for(table)
+    first, _, _ = play_to_reveal(table)
+    app = apps[first]
+    async with running([app]) as pilots:
+        plan = app.screen.query_one("#plan", Input)
+        long = "we ride the pigeon over the wall " * 8  # 264 characters
+        plan.post_message(events.Paste(long))
+        await settle(pilots)
+        assert plan.value == long[:PLAN_MAX]  # not dropped whole, as Textual would
+        assert any("cut to fit" in note for note in notices(app))
+        assert ("", " 0 characters left", "") in app.screen.key_hints()  # the counter
+        await pilots[0].press("enter")
+        await settle(pilots)
+        assert table.state().plans[first] == long[:PLAN_MAX].strip()
 
 
 async def test_the_points_of_a_wrong_stop_fit_one_line_at_80_columns() -> None:
