@@ -195,6 +195,19 @@ class MissionApp(App[str | None]):
             self._detached = True
             self.session.detach()
 
+    async def action_quit(self) -> None:
+        """Quit; a guest who leaves a seat in a game behind is told its seat code in the
+        goodbye line, where it stays in their terminal after the connection closes."""
+        view = self.session.view() if self.session is not None else None
+        if (view is not None and view.seat_code and view.my_seat is not None
+                and view.status == "playing" and self.session is not None
+                and self.session.player.is_guest):
+            self.exit_with_message(
+                f"Bye! Your seat at table {view.code} is kept for you. To sit back down, "
+                f"join table {view.code} again and type your seat code: {view.seat_code}")
+        else:
+            self.exit()
+
     def exit_with_message(self, text: str) -> None:
         """Close the app and leave ``text`` for the server to print once the terminal is
         restored: it becomes the app's return value and its exit message."""

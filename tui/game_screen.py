@@ -160,7 +160,7 @@ class GameScreen(TableStage):
             grid.cursor_row = 0
         # reveals (or the round's points) first, then what this seat does next, just above
         # the plan input
-        self._turn.lines = turn_text.reveal_lines(view) + turn_text.turn_lines(view)
+        self._turn.lines = turn_text.reveal_lines(view) + self._own_lines(view)
         self._show_plan_input(view)
         self._log.show_lines(view.log)
         self._chat_log.show_lines(view.chat)
@@ -215,6 +215,23 @@ class GameScreen(TableStage):
 
             self.update_then_paint(show_status)
 
+    def _own_lines(self, view: TableView) -> tuple[board_text.Line, ...]:
+        """What this seat does now; for a guest, how to come back: their seat code at the
+        round's summary, and, watching a game where a person's seat is empty, the field
+        below takes the seat code at once (one step back to the seat)."""
+        if self._reclaimable(view):
+            return turn_text.reclaim_lines()
+        lines = turn_text.turn_lines(view)
+        game = view.game
+        if (game is not None and game.phase is Phase.ROUND_OVER and view.seat_code
+                and self.session.player.is_guest):
+            lines += (turn_text.seat_code_line(view.seat_code),)
+        return lines
+
+    def _reclaimable(self, view: TableView) -> bool:
+        """A guest watching a game in which someone's seat waits for its person."""
+        return view.my_seat is None and self.session.may_reclaim(view.code)
+
     def _show_plan_input(self, view: TableView) -> None:
         """The plan input is always in its place (the layout never moves). It is enabled
         and focused as soon as this seat has nothing to do but wait for its reveal (so a
@@ -223,6 +240,13 @@ class GameScreen(TableStage):
         never turns into moves: the focus never leaves the chat but by Esc, and a plan
         field closing under the player's keys hands them to the chat, not the board."""
         plan = self._plan
+        if self._reclaimable(view):  # the field takes a guest's seat code
+            if plan.placeholder != turn_text.SEAT_CODE_PROMPT:
+                plan.placeholder = turn_text.SEAT_CODE_PROMPT
+            if plan.disabled:
+                plan.disabled = False
+                self.set_focus(plan)
+            return
         moment = turn_text.plan_moment(view)
         before, self._plan_moment = self._plan_moment, moment
         prompt = turn_text.plan_prompt(view)
@@ -511,8 +535,12 @@ class GameScreen(TableStage):
 
     @on(Input.Submitted, "#plan")
     def reveal(self, event: Input.Submitted) -> None:
-        game = self.game
-        if game is None:
+        game, view = self.game, self.view
+        if game is None or view is None:
+            return
+        if view.my_seat is None:  # a guest's seat code, to sit back down
+            if self._do(self.session.reclaim, view.code, event.value):
+                event.input.value = ""
             return
         if self._plan_moment == turn_text.PLAN_AHEAD:
             self.notify("Your plan is kept here: Enter reveals it when your turn comes.",

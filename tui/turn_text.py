@@ -138,6 +138,22 @@ def _guesser_lines(tv: TableView, view: View) -> list[Line]:
     return lines
 
 
+SEAT_CODE_PROMPT = "Had a seat? Type your seat code here, then Enter"
+
+
+def reclaim_lines() -> tuple[Line, ...]:
+    """A guest watching a game where a person's seat waits: how to sit back down."""
+    return ((("You are watching. ", "dim"), ("Had a seat here? ", "me"),
+             ("Type your seat code below and press ", ""), ("Enter", "key"),
+             (" to sit back down.", "")),)
+
+
+def seat_code_line(seat_code: str) -> Line:
+    """A guest's seat code, where they will look for it again."""
+    return (("Your seat code: ", "dim"), (seat_code, "key"),
+            (" (type it to come back to this seat after a drop)", "dim"))
+
+
 def turn_lines(tv: TableView) -> tuple[Line, ...]:
     """This seat's private panel: the lead's secret task or the hand, and what to do now."""
     view = tv.game

@@ -10,6 +10,9 @@ from dataclasses import replace
 from textual import events
 from textual.widgets import Input
 
+from engine.cards import load_deck
+from engine.hub import Hub
+from engine.identity import Player
 from engine.rules import Phase
 from engine.tables import ChatLine, LogLine, TableOptions
 from lean_textual.cached_lines import CachedLines
@@ -930,3 +933,59 @@ async def test_a_marked_item_never_touches_the_item_before_it() -> None:
             assert len(rows) >= 3
             for line in rows:
                 assert re.search(r"\S[●▶]", line) is None, line
+
+
+# --- guests coming back ------------------------------------------------------------------------
+
+
+async def test_a_guest_watching_a_game_where_their_seat_waits_types_the_seat_code_at_once(
+) -> None:
+    hub = Hub(deck=load_deck(), seed="guest", settle_ms=0, bot_delay=3600.0)
+    ann = hub.attach(Player(id="guest:ann", name="Ann"))
+    code = ann.create_table(TableOptions(turn_seconds=0))
+    for name in ("Bob", "Cy"):
+        hub.attach(Player(id=f"key:{name}", name=name)).join(code)
+    ann.start()
+    seat_code = ann.view().seat_code
+    assert seat_code
+    ann.detach()  # the guest's connection dropped
+    back = hub.attach(Player(id="guest:ann-again", name="Ann"))
+    back.join(code)  # a playing table: they land as a spectator
+    assert back.view().my_seat is None
+    app = GameHost(back)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Had a seat here? Type your seat code below" in text
+        field = app.screen.query_one("#plan", Input)
+        assert field.has_focus and "seat code" in field.placeholder  # one step: just type
+        await pilot.press(*seat_code.lower(), "enter")
+        await pilot.pause()
+        assert back.view().my_seat == 0
+        assert "You are watching" not in screen_text(app)
+        assert f"your seat code {seat_code}" in screen_text(app)  # in the tasks' title
+
+
+async def test_a_guest_finds_their_seat_code_in_the_round_summary() -> None:
+    hub = Hub(deck=load_deck(), seed="guest", settle_ms=0, bot_delay=3600.0)
+    ann = hub.attach(Player(id="guest:ann", name="Ann"))
+    code = ann.create_table(TableOptions(turn_seconds=0))
+    others = [hub.attach(Player(id=f"key:{n}", name=n)) for n in ("Bob", "Cy")]
+    for other in others:
+        other.join(code)
+    ann.start()
+    sessions = [ann, *others]
+    table = hub.tables[code]
+    state = table.state
+    lead = sessions[state.lead]
+    for column in range(4):
+        lead.pick(column, 0)
+    for seat in state.guessers:
+        sessions[seat].guess(1)
+    for seat in state.guessers:
+        sessions[seat].reveal("")
+    lead.lead_reveal("")
+    app = GameHost(ann)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert f"Your seat code: {ann.view().seat_code}" in screen_text(app)
