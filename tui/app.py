@@ -12,6 +12,7 @@ everything while the terminal is under 80x24; routing waits until it is gone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any, ClassVar
 
@@ -189,6 +190,19 @@ class MissionApp(AppHooks, App[str | None]):
             self._detached = True
             self.session.detach()
 
+    async def action_quit(self) -> None:
+        """Quit; a guest who leaves a seat in a game behind is told its seat code in the
+        goodbye line, where it stays in their terminal after the connection closes."""
+        view = self.session.view() if self.session is not None else None
+        if (view is not None and view.seat_code and view.my_seat is not None
+                and view.status == "playing" and self.session is not None
+                and self.session.player.is_guest):
+            self.exit_with_message(
+                f"Bye! Your seat at table {view.code} is kept for you. To sit back down, "
+                f"join table {view.code} again and type your seat code: {view.seat_code}")
+        else:
+            self.exit()
+
     def exit_with_message(self, text: str) -> None:
         """Close the app and leave ``text`` for the server to print once the terminal is
         restored: it becomes the app's return value and its exit message."""
@@ -220,15 +234,8 @@ class MissionApp(AppHooks, App[str | None]):
         stage (a new screen to build), the lobby, and a change told while some app's code
         runs (a move not held for the disk) take the message."""
         stage = self.stage
-        if (stage is None or self.handling or door.in_batch(self) or not self._started
-                or self._too_small is not None or self.session is None
-                or door.is_exiting(self) or self.message_queue_size or not self.is_running):
+        if stage is None or self.session is None or not self._idle_outside_any_app():
             return False
-        try:
-            active_app.get()
-            return False  # an app's code is running: its own call must not be re-entered
-        except LookupError:
-            pass
         view = self.session.view()
         if view is None:
             return False
@@ -239,6 +246,33 @@ class MissionApp(AppHooks, App[str | None]):
         with door.app_context(self):
             try:
                 stage.show(view)
+            except Exception as error:  # as the app's queue would have it
+                door.handle_exception(self, error)
+        return True
+
+    def _idle_outside_any_app(self) -> bool:
+        """No app's code is running (a loop callback of its own), and this app has
+        nothing under way or waiting: its screen may be changed and painted right here."""
+        if (self.handling or door.in_batch(self) or not self._started
+                or self._too_small is not None or door.is_exiting(self)
+                or self.message_queue_size or not self.is_running):
+            return False
+        try:
+            active_app.get()
+            return False  # an app's code is running: its own call must not be re-entered
+        except LookupError:
+            return True
+
+    def run_in_this_turn(self, callback: Callable[[], object]) -> bool:
+        """Run ``callback`` now, as this app, from a loop callback where no app's code
+        runs (a widget's timer), if this app is idle; False (nothing done) otherwise, and
+        the caller goes through the widget's queue. Saves the wake of a queue per call:
+        the countdown's tick every second of a turn's last minute, on every seat."""
+        if not self._idle_outside_any_app():
+            return False
+        with door.app_context(self):
+            try:
+                callback()
             except Exception as error:  # as the app's queue would have it
                 door.handle_exception(self, error)
         return True
