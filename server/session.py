@@ -110,6 +110,16 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         now = getattr(getattr(self.app, "session", None), "player", None)
         return now if isinstance(now, Player) else self._login
 
+    @property
+    def where(self) -> tuple[str | None, bool]:
+        """``(table code, seated)``: the table the game's session is at (None: the lobby,
+        or no app yet) and whether they sit there or watch (the host's ``status``)."""
+        game = getattr(self.app, "session", None)
+        table = getattr(game, "table", None)
+        if table is None:
+            return None, False
+        return str(table.code), game.seat is not None  # type: ignore[union-attr]
+
     def refuse_with(self, reason: str) -> None:
         """Run no app: tell the client ``reason`` in one line once the session starts."""
         self._refused_with = reason
