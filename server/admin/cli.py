@@ -335,9 +335,13 @@ async def _serve(options: argparse.Namespace) -> int:
     gc_tuning.tune()  # a full collection stops every player: make them rare (see module)
     try:
         make = _load_object(options.app_factory)
+
+        def invite() -> str:
+            return invite_command(server.port, options.public_name)
+
         if make is mission_app_factory or options.app_factory == DEFAULT_APP_FACTORY:
             # (run as ``python -m server.admin.cli``, this module's function is another object)
-            factory = make(hub, lambda: invite_command(server.port, options.public_name))
+            factory = make(hub, invite)
         else:
             factory = make(hub)
         key_path = host_key_path(options)
@@ -351,6 +355,7 @@ async def _serve(options: argparse.Namespace) -> int:
             host_key_path=key_path,
             access=AccessPolicy.from_options(options.authorized_keys, options.password),
             max_sessions=options.max_sessions,
+            invite=invite,
         )
         control = HostControl()
         server = await start_server(factory, config, control)
