@@ -4,9 +4,8 @@ Every line Textual draws is a :class:`textual.strip.Strip`, and every strip carr
 small caches (crops, divisions, styles...). Made eagerly, that is 14 objects and about a
 kilobyte per strip before anything is cached, and most strips never use any of them: in a
 seated player's app, about 700 strips were alive, two thirds of them only pieces cached
-inside other strips. Each of those objects is one the garbage collector walks: measured at
-20 tables of four, the strips' empty caches were a third of the young generation, and a
-young collection paused every player for 7-44 ms. Here a strip's cache slots stay empty
+inside other strips. Each of those objects is one the garbage collector walks, while every
+player waits. Here a strip's cache slots stay empty
 until a cache is first used (:func:`lean_textual.internals.make_strip_caches_lazy`), so an
 unused cache costs nothing at all, not even the calls that would set it to nothing.
 
