@@ -20,6 +20,7 @@ from textual.message_pump import MessagePump
 
 from engine.clock import now_ms
 from lean_textual import internals as door
+from server.access_log import quoted
 from server.colours import fit_pieces
 
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ class SSHDriver(Driver):
 
     def open_url(self, url: str, new_tab: bool = True) -> None:
         """Would open a browser on the server: ignored."""
-        log.info("app asked to open a URL on the server; ignored: %r", url[:200])
+        log.info("app asked to open a URL on the server; ignored: %s", quoted(url, 200))
 
     def deliver_binary(
         self,

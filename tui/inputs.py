@@ -218,14 +218,23 @@ class QuietInput(SharedComponentRichStyles, InputHooks):
     def paste_event(self, event: events.Paste) -> None:
         """A paste of several lines keeps them all, joined by spaces (Textual's Input keeps
         only the first); escape sequences and control characters are dropped, runs of
-        spaces become one, and a space at either end stays (a word pasted after another)."""
+        spaces become one, and a space at either end stays (a word pasted after another).
+        A paste longer than the field takes is kept up to its limit, with a note."""
         raw = inert(" ".join(event.text.splitlines()))
         text = clean_text(raw, len(raw) + 1)
         if text:
             text = f"{' ' if raw[0].isspace() else ''}{text}{' ' if raw[-1].isspace() else ''}"
-            if self.selection.is_empty:
+            if self.max_length:  # Textual drops a paste that would pass the limit whole
+                start, end = sorted(self.selection)
+                room = max(0, self.max_length - len(self.value) + (end - start))
+                if len(text) > room:
+                    self.notify(f"The paste was cut to fit: {len(text) - room} of its "
+                                f"characters left out (at most {self.max_length}).",
+                                severity="warning", markup=False)
+                    text = text[:room]
+            if text and self.selection.is_empty:
                 self.insert_text_at_cursor(text)
-            else:
+            elif text:
                 self.replace(text, *self.selection)
         event.stop()
         event.prevent_default()
