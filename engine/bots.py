@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.cards import Deck
+from engine.plans import plan_text
 from engine.rules import (
     Action,
     BestPlan,
@@ -42,12 +43,9 @@ from engine.rules import (
     Shout,
     View,
 )
-from engine.text import PLAN_MAX
 
 if TYPE_CHECKING:
     from engine.plain_reader import PlainReader
-
-Tags = frozenset[str]
 
 BETA = 3.0  # how sharply a guesser assumes a lead agent prefers the best-fitting item
 
@@ -67,9 +65,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", lead_beta=3.0, read_beta=0.35, focus=0.7, stop_confidence=0.3,
+    "easy": Level("easy", lead_beta=3.0, read_beta=0.11, focus=0.7, stop_confidence=0.3,
                   stop_min_items=2, nerve=0.08),
-    "normal": Level("normal", lead_beta=8.0, read_beta=0.5, focus=1.0, stop_confidence=0.4,
+    "normal": Level("normal", lead_beta=8.0, read_beta=0.16, focus=1.0, stop_confidence=0.35,
                     stop_min_items=2, nerve=0.08),
     "sharp": Level("sharp", lead_beta=None, read_beta=BETA, focus=None, stop_confidence=0.85,
                    stop_min_items=2, nerve=1.0),
@@ -81,24 +79,15 @@ _SECRET_BONUS = 0.1  # lead: between equals, prefer the item that says more abou
 _BELIEF_CACHE = 32
 
 
-def fit(need: Tags, offer: Tags) -> int:
-    """How well an item's tags serve a task: the number of tags they share."""
-    return len(need & offer)
-
-
-def lead_utility(tasks: Sequence[Tags], secret: int, item: Tags, so_far: Sequence[int]) -> float:
-    """How good ``item`` is for a lead whose task is ``tasks[secret]``.
+def _utility(fits: Sequence[float], secret: int, so_far: Sequence[float]) -> float:
+    """How good an item is for a lead whose task is number ``secret`` (from 0), from the
+    item's fit with each task (:class:`engine.fits.Fits`).
 
     ``so_far`` is each task's fit summed over the items already down. The main term is the
     lead over the best decoy once this item is down; then a decoy's average fit counts against
     the item, and the secret's own fit breaks ties.
     """
-    return _utility([fit(t, item) for t in tasks], secret, so_far)
-
-
-def _utility(fits: Sequence[int], secret: int, so_far: Sequence[int]) -> float:
-    """:func:`lead_utility` from the item's fit with each task."""
-    decoy_best, decoy_sum = -1, 0
+    decoy_best, decoy_sum = -math.inf, 0.0
     for k, f in enumerate(fits):
         if k != secret:
             decoy_best = max(decoy_best, so_far[k] + f)
@@ -109,26 +98,21 @@ def _utility(fits: Sequence[int], secret: int, so_far: Sequence[int]) -> float:
     return margin + _DECOY_MEAN_WEIGHT * (own - decoy_mean) + _SECRET_BONUS * own
 
 
-def _fits_so_far(tasks: Sequence[Tags], chosen: Sequence[Tags]) -> list[int]:
-    return [sum(fit(t, item) for item in chosen) for t in tasks]
-
-
 def task_probabilities(
-    tasks: Sequence[Tags],
-    grid: Sequence[Sequence[Tags]],
+    fits: Sequence[Sequence[Sequence[float]]],
     picks: Sequence[int],
     beta: float = BETA,
 ) -> list[float]:
-    """The chance of each task being the secret, given the picks made from ``grid``.
+    """The chance of each task being the secret, given the picks made so far.
 
-    The lead agent is modelled as choosing each column's item with probability proportional
-    to ``exp(beta * lead_utility)``; with a uniform prior, Bayes' rule does the rest.
+    ``fits[column][row][task]`` is each item's fit with each task. The lead agent is
+    modelled as choosing each column's item with probability proportional to
+    ``exp(beta * utility)``; with a uniform prior, Bayes' rule does the rest.
     """
-    # fits[column][row][task], computed once
-    fits = [[[fit(t, item) for t in tasks] for item in grid[c]] for c in range(len(picks))]
-    log_like = [0.0] * len(tasks)
-    for hypothesis in range(len(tasks)):
-        so_far = [0] * len(tasks)
+    tasks = len(fits[0][0]) if fits and fits[0] else 0
+    log_like = [0.0] * tasks
+    for hypothesis in range(tasks):
+        so_far = [0.0] * tasks
         for column, row in enumerate(picks):
             scores = [beta * _utility(f, hypothesis, so_far) for f in fits[column]]
             log_like[hypothesis] += scores[row] - _logsumexp(scores)
@@ -142,100 +126,6 @@ def task_probabilities(
 def _logsumexp(values: Sequence[float]) -> float:
     top = max(values)
     return top + math.log(sum(math.exp(v - top) for v in values))
-
-
-# --- plans -----------------------------------------------------------------------------
-
-_USES: dict[str, tuple[str, ...]] = {
-    "animal": ("to make a furry friend", "to ride it"),
-    "catch": ("to grab the goods", "to catch what falls"),
-    "cold": ("to keep my cool", "to freeze everyone"),
-    "disguise": ("as a disguise", "to look like a local"),
-    "fire": ("to warm things up", "to toast it"),
-    "food": ("as a snack bribe", "to feed the guards"),
-    "heavy": ("to weigh it down", "to squash the problem"),
-    "height": ("to get up high", "to reach the top"),
-    "hide": ("to hide in", "to stay out of sight"),
-    "light": ("to light the way", "to dazzle them"),
-    "lure": ("as bait", "to tempt them over"),
-    "noise": ("to make a racket", "as a loud distraction"),
-    "rope": ("to tie it up", "to swing across"),
-    "sharp": ("to cut through", "to pop it"),
-    "soft": ("for a soft landing", "as a cushion"),
-    "speed": ("to zoom off", "for the getaway"),
-    "sticky": ("to stick it in place", "to glue it shut"),
-    "water": ("to splash through", "to float across"),
-}
-_SPARE_USES = ("just in case", "for style", "as a decoy", "because why not", "for luck")
-_STEPS = (("First the ", "I start with the "), (", then the ", ", next the "),
-          (", then the ", ", add the "), (", and last the ", ", and finally the "))
-_SHORT_STEPS = ("The ", ", the ", ", the ", " and the ")
-_CLOSERS = (". Done!", ". Nobody suspects a thing.", ". Easy.", ". Ta-da!")
-
-
-def _uses(deck: Deck, task: Tags, items: Sequence[str], rng: random.Random) -> list[str]:
-    """A use per item that fits the task (or a shrug), never the same words twice."""
-    said: list[str] = []
-    for item in items:
-        useful = sorted(_tags(deck, item) & task)
-        options = [u for tag in useful for u in _USES[tag]] or list(_SPARE_USES)
-        fresh = [u for u in options if u not in said] or [u for u in _SPARE_USES
-                                                           if u not in said]
-        said.append(rng.choice(fresh or options))
-    return said
-
-
-def _sentence(items: Sequence[str], uses: Sequence[str | None], steps: Sequence[str],
-              closer: str) -> str:
-    """``First the A to x, then the B, ... and last the D to y. Done!``"""
-    if len(items) == 1:
-        steps = (steps[0],)
-    else:
-        steps = (steps[0], *[steps[1 + k % 2] for k in range(len(items) - 2)], steps[-1])
-    parts = [f"{step}{item}" + (f" {use}" if use else "")
-             for step, item, use in zip(steps, items, uses, strict=True)]
-    return "".join(parts) + closer
-
-
-def plan_text(deck: Deck, task_name: str, item_names: Sequence[str], rng: random.Random) -> str:
-    """A short, silly plan (at most 160 characters) that uses every item, in order.
-
-    Each item gets a use that fits the task (or a shrug: "just in case"); when the sentence
-    is too long, the longest uses go first, then the closer, then the wording gets terse:
-    the items themselves always stay.
-    """
-    if not item_names:
-        return f"I'll improvise: {task_name}"[:PLAN_MAX]
-    task = _tags(deck, task_name)
-    uses: list[str | None] = list(_uses(deck, task, item_names, rng))
-    steps = [rng.choice(options) for options in _STEPS]
-    closer = rng.choice(_CLOSERS)
-    while True:
-        text = _sentence(item_names, uses, steps, closer)
-        if len(text) <= PLAN_MAX:
-            return text
-        longest = max(range(len(uses)), key=lambda k: len(uses[k] or ""))
-        if uses[longest]:
-            uses[longest] = None
-        elif closer != ".":
-            closer = "."
-        elif steps != list(_SHORT_STEPS):
-            steps = list(_SHORT_STEPS)
-        else:
-            return text[:PLAN_MAX]
-
-
-def plan_names_every_item(plan: str, item_names: Sequence[str]) -> bool:
-    """Does ``plan`` mention each of the items (what ``simulate`` counts)?"""
-    return all(item in plan for item in item_names)
-
-
-def _tags(deck: Deck, name: str) -> Tags:
-    """A card's tags; an unknown card (another deck's) offers nothing."""
-    try:
-        return deck.card(name).tags
-    except KeyError:
-        return frozenset()
 
 
 # --- human pace ------------------------------------------------------------------------
@@ -341,11 +231,10 @@ class Bot:
     def _rng(self, view: View, purpose: str) -> random.Random:
         return random.Random(f"{self.seed}|{purpose}|{view.round}|{view.seat}|{len(view.picks)}")
 
-    def _task_tags(self, view: View) -> list[Tags]:
-        return [_tags(self.deck, name) for name in view.tasks]
-
-    def _grid_tags(self, view: View) -> list[list[Tags]]:
-        return [[_tags(self.deck, name) for name in column] for column in view.grid]
+    def _fit_grid(self, view: View) -> list[list[list[float]]]:
+        """``[column][row][task]``: each item's fit with each task of the bar."""
+        fits = self.deck.fits
+        return [[fits.scores(view.tasks, item) for item in column] for column in view.grid]
 
     def _picking(self, view: View, seat: int, now_ms: int) -> Action | None:
         if view.is_lead:
@@ -364,10 +253,11 @@ class Bot:
             chosen = view.picked_items()
             rows = self.reader.pick(view.tasks, view.secret, view.grid[column], chosen)
             return Pick(view.lead, column, rng.choice(rows))
-        tasks, grid = self._task_tags(view), self._grid_tags(view)
-        chosen_tags = [grid[c][r] for c, r in enumerate(view.picks)]
-        so_far = _fits_so_far(tasks, chosen_tags)
-        utilities = [lead_utility(tasks, view.secret - 1, item, so_far) for item in grid[column]]
+        grid = self._fit_grid(view)
+        so_far = [0.0] * len(view.tasks)
+        for c, r in enumerate(view.picks):
+            so_far = [s + f for s, f in zip(so_far, grid[c][r], strict=True)]
+        utilities = [_utility(item, view.secret - 1, so_far) for item in grid[column]]
         beta = self.level.lead_beta
         if beta is None:
             best = max(utilities)
@@ -384,8 +274,7 @@ class Bot:
         if probs is None:
             if len(self._beliefs) >= _BELIEF_CACHE:
                 self._beliefs.clear()
-            probs = task_probabilities(self._task_tags(view), self._grid_tags(view),
-                                       view.picks, self.beta)
+            probs = task_probabilities(self._fit_grid(view), view.picks, self.beta)
             self._beliefs[key] = probs
         return list(probs)
 
@@ -410,10 +299,13 @@ class Bot:
         return self._rng(view, "nerve").random() < level.nerve
 
     def _plan(self, view: View, card: int | None) -> str:
+        """A plan for task ``card`` that says nothing a plan of this game already said."""
         if card is None:
             return ""
-        task = view.tasks[card - 1]
-        return plan_text(self.deck, task, view.picked_items(), self._rng(view, "plan"))
+        said = [plan for result in view.history for plan in result.plans if plan]
+        said += [plan for plan in view.plans if plan]
+        return plan_text(self.deck, view.tasks[card - 1], view.picked_items(),
+                         self._rng(view, "plan"), said, view.seat or 0)
 
     def _best_plan(self, view: View) -> int:
         """Reward a correct guesser (the stop taker's nerve first), else anyone."""

@@ -5,8 +5,9 @@ The cards live in ``engine/data/tasks.txt`` and ``engine/data/items.txt``, one c
     # comment
     Rescue a Kite from an Oak Tree | height, rope, catch
 
-A task's tags say what the mission *needs*; an item's tags say what it *offers*. Bots use
-the tags to pick and read items; the rules engine only ever sees the names.
+A task's tags say what the mission *needs*; an item's tags say what it *offers*. Bots read
+the cards through :attr:`Deck.fits` (``fit.txt`` beside the cards, the tags where there is
+none: see :mod:`engine.fits`); the rules engine only ever sees the names.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ import functools
 import unicodedata
 from dataclasses import dataclass, field
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
+
+from engine.fits import FIT_FILE, FitError, Fits, parse_fits
 
 TASK_COUNT = 62
 ITEM_COUNT = 183
@@ -59,6 +63,8 @@ class Deck:
 
     tasks: tuple[Card, ...]
     items: tuple[Card, ...]
+    fit_file: Path | Traversable | None = field(default=None, repr=False, compare=False)
+    """Where the deck's fit file is (read on first use of :attr:`fits`), if it has one."""
     _by_name: dict[str, Card] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -76,6 +82,29 @@ class Deck:
     def card(self, name: str) -> Card:
         """The task or item card called ``name``; ``KeyError`` if there is none."""
         return self._by_name[name]
+
+    @functools.cached_property
+    def fits(self) -> Fits:
+        """How well each item serves each task, as the bots read it: from the fit file
+        when there is a sound one, from the tags otherwise (:attr:`fit_problem` says why)."""
+        tags = {name: card.tags for name, card in self._by_name.items()}
+        if self.fit_file is None or not self.fit_file.is_file():
+            return Fits(tags)
+        try:
+            text = self.fit_file.read_text(encoding="utf-8")
+            return parse_fits(text, self.task_names, self.item_names, tags, str(self.fit_file))
+        except (OSError, UnicodeDecodeError, FitError) as error:
+            object.__setattr__(self, "_fit_problem", str(error))
+            return Fits(tags)
+
+    def fit_note(self) -> str:
+        """One line for the host at start: how the bots read this deck."""
+        if self.fits.by_meaning:
+            return "bots read the deck by meaning (its fit file)"
+        why = getattr(self, "_fit_problem", None) or "it has no fit.txt"
+        return (f"bots read the deck by its tags alone ({why}); to have them read it by "
+                "meaning: pip install 'mission-impractical[fit]', then "
+                "mission-impractical deck fit DIR")
 
 
 class DeckError(Exception):
@@ -149,7 +178,8 @@ def _check_enough(count: int, least: int, filename: str) -> None:
 
 
 def parse_deck(tasks_text: str, items_text: str, *, expect_counts: bool = True,
-               names: tuple[str, str] = ("tasks.txt", "items.txt")) -> Deck:
+               names: tuple[str, str] = ("tasks.txt", "items.txt"),
+               fit_file: Path | Traversable | None = None) -> Deck:
     """Parse and validate both deck files (see the module docstring for the format).
 
     ``names`` are the files as errors name them. With ``expect_counts`` the deck must hold
@@ -162,7 +192,7 @@ def parse_deck(tasks_text: str, items_text: str, *, expect_counts: bool = True,
     if expect_counts:
         _check_count(tasks, TASK_COUNT, tasks_name)
         _check_count(items, ITEM_COUNT, items_name)
-    return Deck(tuple(c for c, _ in tasks), tuple(c for c, _ in items))
+    return Deck(tuple(c for c, _ in tasks), tuple(c for c, _ in items), fit_file)
 
 
 def load_deck_dir(directory: Path | str) -> Deck:
@@ -183,7 +213,8 @@ def load_deck_dir(directory: Path | str) -> Deck:
         except OSError as error:
             raise DeckError(f"{path}: cannot read it ({error.strerror})") from None
     tasks_path, items_path = str(folder / "tasks.txt"), str(folder / "items.txt")
-    deck = parse_deck(texts[0], texts[1], expect_counts=False, names=(tasks_path, items_path))
+    deck = parse_deck(texts[0], texts[1], expect_counts=False, names=(tasks_path, items_path),
+                      fit_file=folder / FIT_FILE)
     _check_enough(len(deck.tasks), MIN_OWN_TASKS, tasks_path)
     _check_enough(len(deck.items), MIN_OWN_ITEMS, items_path)
     return deck
@@ -195,4 +226,4 @@ def load_deck() -> Deck:
     data = resources.files("engine") / "data"
     tasks_text = (data / "tasks.txt").read_text(encoding="utf-8")
     items_text = (data / "items.txt").read_text(encoding="utf-8")
-    return parse_deck(tasks_text, items_text)
+    return parse_deck(tasks_text, items_text, fit_file=data / FIT_FILE)

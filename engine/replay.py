@@ -12,9 +12,12 @@ What a screen (or a command-line tool) calls:
 * :func:`past_games` (the lobby's list: the player's own games, then the server's), or
   :meth:`engine.records.Records.finished_games` for a page of either;
 * :func:`find_game` for ``CODE`` and ``CODE N``;
-* :func:`load_replay` for one game: a :class:`Replay`, its :class:`ReplayRound` s and their
-  :class:`Step` s. Each step holds the game as it stood after it (``state``) and
-  ``view()``, the spectator's view with the lead's secret shown (the game is over).
+* :func:`load_replay` for one game (or :func:`read_replay` from a worker thread): a
+  :class:`Replay`, its :class:`ReplayRound` s and their :class:`Step` s. Each step holds
+  the game as it stood after it (``state``) and ``view()``, the spectator's view with the
+  lead's secret shown (the game is over);
+* :class:`Place` and ``Replay.forward``/``back``/``next_round``/``previous_round``/``end``
+  to move through it.
 
 Pure data, no Textual. Names are the ones the game ended with (those the records list);
 chat is not part of a replay. Once ``prune`` has removed a closed table's records, its games
@@ -28,11 +31,12 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from engine import rules
 from engine.audit import AuditLog, Record
-from engine.records import GameSummary, Records
+from engine.records import GameSummary, Records, open_records
 from engine.rules import Action, Event, Options, Phase, RoundResult, State, View
 
 PAST_GAMES = 20  # how many games the lobby lists of each kind
@@ -172,6 +176,48 @@ class Replay:
             for step in replay_round.steps:
                 yield replay_round, step
 
+    # -- moving through it: a screen keeps a Place and asks for the next -------------------
+
+    def step_at(self, place: Place) -> Step:
+        return self.rounds[place.round].steps[place.step]
+
+    def forward(self, place: Place) -> Place:
+        """The next step (Space, down): from a round's last, the next round's deal."""
+        if place.step + 1 < len(self.rounds[place.round].steps):
+            return Place(place.round, place.step + 1)
+        return Place(place.round + 1, 0) if place.round + 1 < len(self.rounds) else place
+
+    def back(self, place: Place) -> Place:
+        """The step before (up): from a round's deal, the previous round's last step."""
+        if place.step > 0:
+            return Place(place.round, place.step - 1)
+        if place.round == 0:
+            return place
+        return Place(place.round - 1, len(self.rounds[place.round - 1].steps) - 1)
+
+    def next_round(self, place: Place) -> Place:
+        """The next round's deal (right); the last round's last step from the last round."""
+        if place.round + 1 < len(self.rounds):
+            return Place(place.round + 1, 0)
+        return self.end()
+
+    def previous_round(self, place: Place) -> Place:
+        """This round's deal (left), or the previous round's from a deal."""
+        return Place(max(0, place.round - 1) if place.step == 0 else place.round, 0)
+
+    def end(self) -> Place:
+        """The game's last step (End): the last points and the winners."""
+        return Place(len(self.rounds) - 1, len(self.rounds[-1].steps) - 1)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a screen is in a :class:`Replay`: indexes of the round and of its step.
+    ``Place()`` is the first round's deal (Home)."""
+
+    round: int = 0
+    step: int = 0
+
 
 def load_replay(db: sqlite3.Connection, game: GameSummary | int,
                 deck: Any | None = None) -> Replay:
@@ -202,6 +248,18 @@ def load_replay(db: sqlite3.Connection, game: GameSummary | int,
         moves.close()
     _check(replay, json.loads(result_text), name)
     return replay
+
+
+def read_replay(data_dir: Path, game: GameSummary | int, deck: Any | None = None) -> Replay:
+    """:func:`load_replay` on a read-only connection of its own, opened and closed here:
+    for a worker thread (``await asyncio.to_thread(read_replay, data_dir, game)``), so
+    that the few milliseconds of replaying the moves do not hold up the server's loop.
+    ``data_dir`` holds the journal (the hub's ``journal.path.parent``)."""
+    records = open_records(data_dir)
+    try:
+        return load_replay(records.connection, game, deck)
+    finally:
+        records.close()
 
 
 class _Moves:

@@ -486,6 +486,7 @@ def _reveal(state: State, a: Reveal) -> tuple[State, list[Event]]:
     plans[a.seat] = plan
     revealed = (*state.revealed, a.seat)
     card = state.guesses[a.seat]
+    # mypy: a seat that reveals has hidden a guess (rules checked it): card is not None
     text = f"{_name(state, a.seat)} reveals {card}: {state.tasks[card - 1]}"  # type: ignore[operator]
     events = [Event("reveal", text, a.seat)]
     if plan:
@@ -761,6 +762,7 @@ def action_from_dict(data: dict[str, object]) -> Action:
     if cls is None:
         raise BrokenRule(f"unknown action {data.get('type')!r}")
     try:
+        # mypy: the action classes of _ACTION_TYPES are looked up by name, typed as type[Any]
         return cls(**fields)  # type: ignore[no-any-return]
     except TypeError as error:
         raise BrokenRule(f"malformed {cls.__name__}: {error}") from None

@@ -30,9 +30,10 @@ from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
 from engine.audit import AuditLog, Record
-from engine.bots import DEFAULT_LEVEL, LEVELS, Bot, plan_names_every_item
+from engine.bots import DEFAULT_LEVEL, LEVELS, Bot
 from engine.cards import Deck, load_deck
 from engine.plain_reader import PlainReader
+from engine.plans import plan_names_every_item
 from engine.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -324,6 +325,9 @@ def figures(games: int, seed: str | int, options: Options) -> str:
              "bets that paid; plans 4: plans naming all four items; reader: a reader of the",
              "card words (never the tags) finds the bot lead's task; perfect: share of games",
              "the perfect guesser wins or shares."]
+    from engine.blind_read import summary_lines  # (it plays games through this module)
+
+    rows += summary_lines()
     return "\n".join(rows)
 
 

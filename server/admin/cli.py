@@ -5,8 +5,10 @@
                               [--max-sessions 300] [--log-level INFO] [--log-format text]
                               [--deck DIR] [--limit NAME=VALUE ...] [--app-factory M:F]
     mission-impractical status | backup FILE | restore FILE | prune --older-than 90d
-    mission-impractical kick WHO | ban WHO [--reason TEXT] | unban WHO
+    mission-impractical kick WHO [--yes] | ban WHO [--reason TEXT] [--yes] | unban WHO
+    mission-impractical export CODE [N] [--format json|md]
     mission-impractical simulate ...      (handed to engine.simulate)
+    mission-impractical deck fit DIR      (handed to engine.deck_fit; needs the fit extra)
     mission-impractical --version
 
 Every option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
@@ -36,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from server import gc_tuning
 from server.admin import db as host_db
+from server.admin import export
 from server.admin import tools as host_tools
 from server.admin.control import HostControl
 from server.admin.log_limits import limit_repeats
@@ -182,15 +185,27 @@ def build_parser() -> argparse.ArgumentParser:
                                 help="forget old closed tables' move-by-move records")
     prune.add_argument("--older-than", required=True, metavar="AGE",
                        help="tables closed longer ago than this: 90d, 12h, 2w")
-    who = "a key fingerprint (SHA256:...) or an IP address or network"
+    who = ("a name as status shows it, a key fingerprint (SHA256:...), a guest (guest:...), "
+           "or an IP address or network (everyone connected from it)")
+    shared = ("an address several people are connected from (a home's router, a proxy, "
+              "127.0.0.1): go ahead and take them all")
     kick = commands.add_parser("kick", parents=[data], help="disconnect someone, now")
     kick.add_argument("who", help=who)
+    kick.add_argument("--yes", action="store_true", help=shared)
     ban = commands.add_parser("ban", parents=[data],
                               help="keep someone out (takes effect on the running server)")
     ban.add_argument("who", help=who)
     ban.add_argument("--reason", default="", help="a note for status")
+    ban.add_argument("--yes", action="store_true", help=shared)
     unban = commands.add_parser("unban", parents=[data], help="lift a ban")
-    unban.add_argument("who", help=who)
+    unban.add_argument("who", help="a ban as status lists it: SHA256:..., guest:... or an "
+                                   "address or network")
+    out = commands.add_parser("export", parents=[data], help="write a finished game out: "
+                              "its auditable log (json) or a transcript to share (md)")
+    out.add_argument("code", help="the table's code")
+    out.add_argument("game_no", nargs="?", type=_positive, metavar="N",
+                     help="the table's game number (default: its last finished game)")
+    out.add_argument("--format", choices=export.FORMATS, default="md", dest="fmt")
     return parser
 
 
@@ -206,6 +221,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "simulate":
         return _simulate(args[1:])
+    if args[:2] == ["deck", "fit"]:  # the fit extra's developer step (engine.deck_fit)
+        from engine.deck_fit import main as deck_fit_main
+
+        return deck_fit_main(args[2:])
     parser = build_parser()
     options = parser.parse_args(args)
     if options.command != "serve":
@@ -228,9 +247,12 @@ def host_tool(options: argparse.Namespace) -> int:
         "backup": lambda: host_tools.backup(data_dir, options.file, out),
         "restore": lambda: host_tools.restore(data_dir, options.file, out),
         "prune": lambda: host_tools.prune(data_dir, options.older_than, out),
-        "kick": lambda: host_tools.kick(data_dir, options.who, out),
-        "ban": lambda: host_tools.ban(data_dir, options.who, options.reason, out),
+        "kick": lambda: host_tools.kick(data_dir, options.who, out, yes=options.yes),
+        "ban": lambda: host_tools.ban(data_dir, options.who, options.reason, out,
+                                      yes=options.yes),
         "unban": lambda: host_tools.unban(data_dir, options.who, out),
+        "export": lambda: export.export(data_dir, options.code, options.game_no,
+                                        options.fmt, out),
     }
     try:
         return tools[options.command]()
@@ -303,6 +325,8 @@ async def _serve(options: argparse.Namespace) -> int:
         print(f"mission-impractical: bad deck: {error}", file=sys.stderr)
         return 2
     first_start = not (Path(options.data_dir) / DB_NAME).exists()
+    if options.deck is not None:
+        print(f"mission-impractical: {deck.fit_note()}", file=sys.stderr)
     try:
         hub = Hub.open(options.data_dir, deck=deck)
     except JournalError as error:  # a damaged database is reported, never replaced
@@ -311,9 +335,13 @@ async def _serve(options: argparse.Namespace) -> int:
     gc_tuning.tune()  # a full collection stops every player: make them rare (see module)
     try:
         make = _load_object(options.app_factory)
+
+        def invite() -> str:
+            return invite_command(server.port, options.public_name)
+
         if make is mission_app_factory or options.app_factory == DEFAULT_APP_FACTORY:
             # (run as ``python -m server.admin.cli``, this module's function is another object)
-            factory = make(hub, lambda: invite_command(server.port, options.public_name))
+            factory = make(hub, invite)
         else:
             factory = make(hub)
         key_path = host_key_path(options)
@@ -327,8 +355,10 @@ async def _serve(options: argparse.Namespace) -> int:
             host_key_path=key_path,
             access=AccessPolicy.from_options(options.authorized_keys, options.password),
             max_sessions=options.max_sessions,
+            invite=invite,
         )
-        control = HostControl()
+        control = HostControl(seated=lambda player_id: any(
+            seat.player_id == player_id for table in hub.tables.values() for seat in table.seats))
         server = await start_server(factory, config, control)
         if new_key:
             _announce_new_key(key_path, server.host_key_fingerprint, first_start)

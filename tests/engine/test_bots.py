@@ -17,11 +17,10 @@ from engine.bots import (
     READ_PER_CHARACTER,
     READ_SECONDS,
     Bot,
-    plan_names_every_item,
-    plan_text,
     task_probabilities,
 )
 from engine.cards import Deck, load_deck, parse_deck
+from engine.plans import plan_names_every_item, plan_text
 from engine.rules import (
     Action,
     BestPlan,
@@ -204,12 +203,11 @@ def test_the_lead_waits_while_a_stop_taker_hides_a_guess(toy_deck: Deck) -> None
 
 
 def test_a_guesser_rates_the_task_the_items_point_to_highest(toy_deck: Deck) -> None:
-    tags = [toy_deck.card(n).tags for n in TOY_BAR]
-    grid = [[toy_deck.card(n).tags for n in column] for column in TOY_GRID]
-    probs = task_probabilities(tags, grid, (1, 2))
+    fits = [[toy_deck.fits.scores(TOY_BAR, item) for item in column] for column in TOY_GRID]
+    probs = task_probabilities(fits, (1, 2))
     assert probs.index(max(probs)) == 0
     assert probs[0] > 0.9
-    assert task_probabilities(tags, grid, ()) == [0.25] * 4
+    assert task_probabilities(fits, ()) == [0.25] * 4
 
 
 def test_a_guesser_shouts_stop_only_when_sure_and_after_two_items(toy_deck: Deck) -> None:
@@ -309,9 +307,9 @@ class SelfishLead(Bot):
     def act(self, view: View, now_ms: int = 0) -> Action | None:
         if view.is_lead and view.can_pick():
             assert view.secret is not None
-            need = self.deck.card(view.tasks[view.secret - 1]).tags
+            task = view.tasks[view.secret - 1]
             column = view.grid[len(view.picks)]
-            fits = [len(need & self.deck.card(item).tags) for item in column]
+            fits = [self.deck.fits.score(task, item) for item in column]
             return Pick(view.lead, len(view.picks), fits.index(max(fits)))
         return super().act(view, now_ms)
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 
@@ -13,14 +14,22 @@ from engine import rules
 from engine.bots import Bot
 from engine.cards import load_deck
 from engine.hub import Hub
-from engine.identity import Player
+from engine.identity import Player as Person
 from engine.journal import SqliteJournal, open_journal
 from engine.records import Records, open_records
-from engine.replay import ReplayError, find_game, load_replay, past_games
+from engine.replay import (
+    Place,
+    ReplayError,
+    find_game,
+    load_replay,
+    past_games,
+    read_replay,
+)
 from engine.rules import Phase
 from engine.session import Session
 from engine.simulate import play_game
 from engine.tables import Table, TableOptions
+from engine.transcript import markdown
 
 T0 = 1_780_000_000.0
 
@@ -46,7 +55,7 @@ def journaled_hub(data: Path, seed: str = "replay") -> Hub:
 def seat_people(hub: Hub, names: list[str], bots: tuple[str, ...] = (),
                 options: TableOptions | None = None) -> tuple[Table, dict[int, Session]]:
     """``names`` sit down (the first hosts), then bots at ``bots`` levels."""
-    sessions = [hub.attach(Player(f"key:{name.lower()}", name)) for name in names]
+    sessions = [hub.attach(Person(f"key:{name.lower()}", name)) for name in names]
     code = sessions[0].create_table(options or TableOptions(turn_seconds=0, rounds=3))
     for session in sessions[1:]:
         session.join(code)
@@ -56,10 +65,16 @@ def seat_people(hub: Hub, names: list[str], bots: tuple[str, ...] = (),
     return table, {table.seat_of(s.player.id): s for s in sessions}  # type: ignore[misc]
 
 
-async def play_to_the_end(table: Table, people: dict[int, Session], seed: str) -> None:
-    """The people play by a bot's choices, through their sessions; bot seats move on the
-    hub's own timers. Returns when the game is over."""
-    brains = {seat: Bot(load_deck(), f"{seed}/{seat}") for seat in people}
+class Player(Protocol):
+    def act(self, view: rules.View, now_ms: int = 0) -> rules.Action | None: ...
+
+
+async def play_to_the_end(table: Table, people: dict[int, Session], seed: str,
+                          brain: Callable[[int], Player] | None = None) -> None:
+    """The people play by a bot's choices (or ``brain(seat)``'s), through their sessions;
+    bot seats move on the hub's own timers. Returns when the game is over."""
+    brains = {seat: brain(seat) if brain is not None else Bot(load_deck(), f"{seed}/{seat}")
+              for seat in people}
     people[min(people)].start()
     for _ in range(20_000):
         state = table.state
@@ -265,3 +280,65 @@ def test_a_replay_reads_beside_the_server_and_lets_its_writes_through(
         assert replay.rounds and table.status == "playing"
     finally:
         reader.close()
+
+
+def test_a_screen_steps_forward_and_back_across_rounds_and_jumps_round_by_round(
+        played: tuple[Hub, Table]) -> None:
+    hub, table = played
+    db = journal_of(hub).connection
+    replay = load_replay(db, find_game(Records(db), table.code))
+    place, seen = Place(), []
+    while True:
+        seen.append(replay.step_at(place))
+        after = replay.forward(place)
+        if after == place:
+            break
+        place = after
+    assert seen == [step for _, step in replay.steps()]
+    assert place == replay.end() and replay.step_at(place).kind == "points"
+    back = place
+    for _ in seen[1:]:
+        back = replay.back(back)
+    assert back == Place() and replay.back(back) == Place()
+    assert replay.next_round(Place(0, 3)) == Place(1, 0)
+    assert replay.next_round(Place(2, 0)) == replay.end()  # the last round: to its end
+    assert replay.previous_round(Place(1, 4)) == Place(1, 0)  # this round's deal first
+    assert replay.previous_round(Place(1, 0)) == Place(0, 0)
+    assert replay.previous_round(Place()) == Place()
+
+
+def test_an_endless_game_the_host_ended_mid_round_replays_with_that_round_unscored(
+        tmp_path: Path) -> None:
+    hub = journaled_hub(tmp_path)
+    try:
+        table, people = seat_people(hub, ["Ann", "Bob", "Cy"],
+                                    options=TableOptions(turn_seconds=0, rounds=0))
+        host = people[0]
+        host.start()
+        brains = {seat: Bot(load_deck(), f"endless/{seat}") for seat in people}
+        while table.state is not None and table.state.round < 2:  # one whole round
+            state = table.state
+            seat = next(s for s in state.waiting_for() if s not in table.ready)
+            action = brains[seat].act(rules.view_for(state, seat), 0)
+            assert action is not None
+            people[seat].play(action)
+        host.end_game()
+        db = journal_of(hub).connection
+        replay = load_replay(db, find_game(Records(db), table.code))
+        assert [r.result is not None for r in replay.rounds] == [True, False]
+        last = replay.rounds[-1]
+        assert [s.kind for s in last.steps] == ["deal", "end", "points"]
+        assert last.steps[1].lines == ("Ann ends the game",)
+        assert "ended the game before this round was scored" in markdown(replay)
+        assert replay.records[-1]["record"] == "final"
+    finally:
+        hub.close()
+
+
+def test_a_worker_thread_reads_a_replay_on_a_connection_of_its_own(
+        played: tuple[Hub, Table], tmp_path: Path) -> None:
+    hub, table = played
+    db = journal_of(hub).connection
+    game = find_game(Records(db), table.code)
+    replay = asyncio.run(asyncio.to_thread(read_replay, tmp_path, game.game_id))
+    assert replay.records == load_replay(db, game).records

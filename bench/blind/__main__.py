@@ -1,0 +1,105 @@
+"""Blind reads of bot leads (and bot plans) for readers who never saw the code.
+
+    python -m bench.blind make [--set N] [--rounds 40] [--seed S]   # questions-N.txt, key-N.jsonl
+    python -m bench.blind score answers-N-WHO.txt [--set N]         # right, and the rounds missed
+    python -m bench.blind plans [--set N] [--count 40]              # plans-N.txt for raters
+
+The questions show the four task names and the four items chosen, in order, nothing else;
+the key holds each round whole. Keep answers beside them as ``answers-N-WHO.txt``:
+``simulate --figures`` scores every one of them against the bots reading the same rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from engine.blind_read import (
+    LETTERS,
+    key_text,
+    make_rounds,
+    parse_answers,
+    parse_key,
+    questions_text,
+    score,
+    sets,
+    summary_lines,
+)
+from engine.cards import load_deck
+from engine.simulate import game_seed, play_game
+
+HERE = Path(__file__).resolve().parent
+
+
+def _make(args: argparse.Namespace) -> int:
+    n = args.set or (max(sets(HERE), default=0) + 1)
+    rounds = make_rounds(args.rounds, args.seed or f"blind-{n}")
+    (HERE / f"questions-{n}.txt").write_text(questions_text(rounds), encoding="utf-8")
+    (HERE / f"key-{n}.jsonl").write_text(key_text(rounds), encoding="utf-8")
+    print(f"wrote {HERE}/questions-{n}.txt and key-{n}.jsonl ({len(rounds)} rounds)")
+    return 0
+
+
+def _score(args: argparse.Namespace) -> int:
+    path = Path(args.answers)
+    found = re.match(r"answers-(\d+)-", path.name)
+    n = args.set or (int(found.group(1)) if found else max(sets(HERE), default=1))
+    rounds = parse_key((HERE / f"key-{n}.jsonl").read_text(encoding="utf-8"))
+    result = score(rounds, parse_answers(path.read_text(encoding="utf-8")))
+    print(f"set {n}: {result.right} of {result.total} right ({result.share:.0%}; chance 25%)")
+    for r, answer in result.wrong:
+        said = LETTERS[answer - 1] if answer else "-"
+        print(f"  round {r.number}: answered {said}, was {LETTERS[r.secret - 1]} "
+              f"({r.tasks[r.secret - 1]}); items {', '.join(r.items)}")
+    print("\n".join(summary_lines(HERE)))
+    return 0
+
+
+def plan_samples(count: int, seed: str) -> list[tuple[str, list[str], str]]:
+    """``count`` plans told by normal bots in whole games, one a game, from any round and
+    seat: (the task the plan is for, the items in order, the plan)."""
+    samples = []
+    for game in range(count):
+        state, _ = play_game(4, game_seed(seed, game), load_deck())
+        result = state.history[game % len(state.history)]
+        seat = (result.lead + game) % len(result.plans)
+        card = result.secret if seat == result.lead else result.guesses[seat]
+        assert card is not None
+        samples.append((result.tasks[card - 1], list(result.items), result.plans[seat]))
+    return samples
+
+
+def _plans(args: argparse.Namespace) -> int:
+    n = args.set or 1
+    lines = ["Mission Impractical: plans told by players. Rate each 1-5 for 'a plan that fits",
+             "this mission and these items' (5: fits and reads well aloud; 1: nonsense), one",
+             "line a plan, like '1 4'.", ""]
+    for k, (task, items, plan) in enumerate(plan_samples(args.count, f"plans-{n}"), 1):
+        lines += [f"Plan {k}", f"  Mission: {task}", f"  Items, in order: {', '.join(items)}",
+                  f"  Plan: {plan}", ""]
+    (HERE / f"plans-{n}.txt").write_text("\n".join(lines), encoding="utf-8")
+    print(f"wrote {HERE}/plans-{n}.txt ({args.count} plans)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.blind")
+    commands = parser.add_subparsers(dest="command", required=True)
+    make = commands.add_parser("make", help="write a new set of blind rounds")
+    make.add_argument("--set", type=int, default=None)
+    make.add_argument("--rounds", type=int, default=40)
+    make.add_argument("--seed", default=None)
+    scored = commands.add_parser("score", help="score an answers file against its key")
+    scored.add_argument("answers")
+    scored.add_argument("--set", type=int, default=None)
+    plans = commands.add_parser("plans", help="write bot plans for raters")
+    plans.add_argument("--set", type=int, default=None)
+    plans.add_argument("--count", type=int, default=40)
+    args = parser.parse_args(argv)
+    return {"make": _make, "score": _score, "plans": _plans}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""How well each item serves each task: the one number every bot reads, lead and guesser.
+
+A bot leads by it (it picks the item that serves its task most, ahead of the decoys) and
+reads any lead by it, a person's or a bot's, so the bots hold no code of their own that a
+person could not share. For a deck with a fit file the number is *meaning people share*: a
+developer step (:mod:`engine.deck_fit`, the ``fit`` extra) reads every task and item with a
+sentence-embedding model and blends how close the two read with the tags (what the mission
+needs, what the item offers). For a deck without one (a host's own deck before ``deck fit``)
+it is the tags alone: how many the task and the item share.
+
+The fit file (``engine/data/fit.txt``, or ``fit.txt`` beside a host's deck) is text::
+
+    # comment
+    items: Umbrella | Garden Hose | ...
+    Rescue a Kitten From an Oak Tree | 12 -3 4 ...
+
+one line per task, one whole number per item in the order of the ``items:`` line, in tenths
+of a fit. It must cover every card of its deck, or the bots fall back to the tags.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
+
+FIT_FILE = "fit.txt"
+SCALE = 10  # the file holds tenths of a fit
+ITEMS_PREFIX = "items:"
+
+
+class FitError(Exception):
+    """A fit file is malformed or does not cover its deck; the message says what."""
+
+
+class Fits:
+    """Task x item fit. ``table`` maps a task to its fit with each item (in tenths, in the
+    order of ``items``); without a table, ``tags`` (name -> tags) give the fit: the number
+    of tags a task and an item share. An unknown card fits nothing (0)."""
+
+    def __init__(self, tags: Mapping[str, frozenset[str]],
+                 table: Mapping[str, array[int]] | None = None, items: Sequence[str] = ()) -> None:
+        self._tags = tags
+        self._table = dict(table) if table is not None else None
+        self._index = {name: k for k, name in enumerate(items)}
+
+    @property
+    def by_meaning(self) -> bool:
+        """True when the fit comes from a fit file (meaning), False for the tags alone."""
+        return self._table is not None
+
+    def score(self, task: str, item: str) -> float:
+        if self._table is not None:
+            row, k = self._table.get(task), self._index.get(item)
+            if row is not None and k is not None:
+                return row[k] / SCALE
+            return 0.0
+        return float(len(self._tags.get(task, frozenset()) & self._tags.get(item, frozenset())))
+
+    def scores(self, tasks: Sequence[str], item: str) -> list[float]:
+        """``item``'s fit with each of ``tasks``."""
+        return [self.score(task, item) for task in tasks]
+
+
+def parse_fits(text: str, tasks: Iterable[str], items: Iterable[str],
+               tags: Mapping[str, frozenset[str]], filename: str = FIT_FILE) -> Fits:
+    """A fit file's text as :class:`Fits` for the deck of ``tasks`` and ``items``;
+    :class:`FitError` if it is malformed or misses a card of the deck."""
+    order: list[str] | None = None
+    table: dict[str, array[int]] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{filename}:{number}"
+        if order is None:
+            if not line.startswith(ITEMS_PREFIX):
+                raise FitError(f"{where}: expected the '{ITEMS_PREFIX} A | B | ...' line first")
+            order = [n.strip() for n in line.removeprefix(ITEMS_PREFIX).split("|")]
+            continue
+        name, sep, numbers = line.rpartition("|")
+        try:
+            row = array("h", (int(n) for n in numbers.split()))
+        except (ValueError, OverflowError):
+            raise FitError(f"{where}: expected 'Task | whole numbers'") from None
+        if not sep or len(row) != len(order):
+            raise FitError(f"{where}: expected 'Task | {len(order)} whole numbers'")
+        table[name.strip()] = row
+    if order is None:
+        raise FitError(f"{filename}: no '{ITEMS_PREFIX}' line")
+    missing = [n for n in tasks if n not in table] + [n for n in items if n not in order]
+    if missing:
+        raise FitError(f"{filename}: no fit for {len(missing)} card(s) of the deck, such as "
+                       f"{missing[0]!r} (run 'mission-impractical deck fit' again)")
+    return Fits(tags, table, order)
+
+
+def format_fits(tasks: Sequence[str], items: Sequence[str],
+                fit: Sequence[Sequence[float]], header: str = "") -> str:
+    """The fit file's text for ``fit[task][item]`` (see the module docstring)."""
+    lines = [f"# {line}".rstrip() for line in header.splitlines()]
+    lines.append(f"{ITEMS_PREFIX} " + " | ".join(items))
+    for task, row in zip(tasks, fit, strict=True):
+        lines.append(f"{task} | " + " ".join(str(round(v * SCALE)) for v in row))
+    return "\n".join(lines) + "\n"
