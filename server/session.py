@@ -104,6 +104,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.refusal: str | None = None
         """What this session was refused with (shown to the player), if it was."""
         self._refused_with: str | None = None
+        self.started = False
+        """Has the client started the session (shell or command), refused or not?"""
 
     @property
     def player(self) -> Player:
@@ -147,6 +149,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return False
 
     def session_started(self) -> None:
+        self.started = True
         refusal = self.refusal = self._refusal()
         if refusal is not None:
             self._refuse(refusal)

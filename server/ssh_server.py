@@ -308,7 +308,10 @@ class _Connection(asyncssh.SSHServer):
         session = GameSession(self._game, self._identity.player(self.address), self._peer,
                               connection=self)
         self._open.add(session)
-        open_here = sum(1 for s in self._game.sessions if s.address == self.address)
+        opening = self._game.opening
+        opening.difference_update([s for s in opening if s.started or s.closed])
+        open_here = sum(1 for s in (*self._game.sessions, *opening) if s.address == self.address)
+        opening.add(session)
         refusal = self._game.gate.session_opened(self.address, open_here)
         if refusal is not None:
             log.info("%s: refused a session: %s", self._peer, refusal)
@@ -329,6 +332,8 @@ class GameServer:
         self.limits = config.limits
         self.host_key_fingerprint: str = fingerprint(host_key)
         self.sessions: set[GameSession] = set()
+        self.opening: set[GameSession] = set()
+        """Sessions asked for and not started yet (nor closed): counted per address too."""
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self.gate = ConnectionGate(config.connection_limits)
         self.app_slots = AppSlots(config.connection_limits)
@@ -410,6 +415,7 @@ class GameServer:
             self.host.known_player(player_id)
 
     def session_began(self, session: GameSession) -> None:
+        self.opening.discard(session)
         self.sessions.add(session)
         gc_tuning.follow_load(len(self.sessions))
         key = session.player.id[4:] if session.player.id.startswith("key:") else None
