@@ -40,6 +40,8 @@ NOT_A_CODE = (
     "(CODE is the table's 4 letters)."
 )
 SERVER_FULL = "Mission Impractical is full right now. Try again in a little while."
+NO_FILES = ("Mission Impractical transfers no files (no sftp, no scp): it is a game. "
+            "Play it with: ssh -t HOST")
 IN_LINE = "Mission Impractical is starting other players' games; yours is next in line..."
 CRASHED = (
     "Sorry: the game hit a problem on the server and your session had to close.\n"
@@ -146,7 +148,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def subsystem_requested(self, subsystem: str) -> bool:
         log.info("%s: refused subsystem %s", self.peer, quoted(subsystem))
-        return False
+        self._refused_with = NO_FILES  # accepted so that the refusal can be said in words
+        return True
 
     def session_started(self) -> None:
         self.started = True

@@ -40,6 +40,7 @@ REFUSAL_REASONS = {NEEDS_TERMINAL: "no terminal", SERVER_FULL: "server full",
                    NOT_A_CODE: "not a table code", GUESTS_FULL: "guests from the network"}
 """What the operator's log says for each refusal a player is shown."""
 SERVER_VERSION = "MissionImpractical_0.1"
+FORWARDING_OFF = "Mission Impractical forwards no ports: port forwarding is off on this server"
 
 
 @dataclass(frozen=True)
@@ -318,8 +319,14 @@ class _Connection(asyncssh.SSHServer):
             session.refuse_with(refusal)
         return session
 
-    # connection_requested, server_requested (port forwarding), unix_*, tun/tap:
-    # asyncssh's defaults refuse them all.
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str,
+                             orig_port: int) -> bool:
+        """``ssh -L`` and ``-D``: refused, saying why (asyncssh's own refusal reads
+        "connect failed: Connection refused", as if the far end were down)."""
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                        FORWARDING_OFF)
+
+    # server_requested (-R), unix_*, tun/tap: asyncssh's defaults refuse them all.
 
 
 class GameServer:
