@@ -499,7 +499,9 @@ def _what_else(name: str, server: Server) -> str:
     if name == "forged log lines":
         banned = sorted({m["host"] for line in log.splitlines()
                          if (m := FAIL2BAN.search(line))})
-        return f"fail2ban's filter reads the hosts {banned}"
+        forged = "6.6.6.6" in banned
+        return (f"fail2ban's filter reads {len(banned)} hosts (the guessers'),"
+                f" {'and' if forged else 'not'} the forged 6.6.6.6")
     if name == "sessions at once":
         return f"accepted {ACCEPTED} of 50 each"
     return ""
