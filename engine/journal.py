@@ -39,6 +39,7 @@ from engine.text import inert_payload
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no advisory lock, one server by trust
+    # mypy: the module or None where it does not exist (checked before each use)
     fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
@@ -151,7 +152,15 @@ def _migrate_to_v3(db: sqlite3.Connection) -> None:
     db.execute(f"DELETE FROM games WHERE id IN ({unplayed})")
 
 
-MIGRATIONS: list[Migration] = [_migrate_to_v1, _migrate_to_v2, _migrate_to_v3]
+def _migrate_to_v4(db: sqlite3.Connection) -> None:
+    """Version 4: where each connected person is, for ``status``: ``table_code`` is the
+    table their screen shows (NULL: the lobby), ``seated`` whether they have a seat there
+    (else they watch)."""
+    db.execute("ALTER TABLE live_sessions ADD COLUMN table_code TEXT")
+    db.execute("ALTER TABLE live_sessions ADD COLUMN seated INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS: list[Migration] = [_migrate_to_v1, _migrate_to_v2, _migrate_to_v3, _migrate_to_v4]
 """``MIGRATIONS[v]`` moves a database from version ``v`` to ``v + 1``; append, never edit."""
 
 

@@ -15,6 +15,7 @@ import asyncio
 import contextvars
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -64,6 +65,10 @@ class ServerConfig:
     keepalive_interval_s: float = 15.0
     keepalive_count_max: int = 4
     color_system: str = "truecolor"
+    invite: str | Callable[[], str] = "ssh -t HOST"
+    """The command friends type to join (``ssh -t -p 2222 game.example.com``), or what
+    says it once the server listens (with port 0 the port is known only then): told to a
+    client that sent a command instead of a table code."""
 
 
 class HostSide(Protocol):
@@ -420,6 +425,10 @@ class GameServer:
         allowed = self.config.access.allowed_keys
         return (allowed is not None and player_id[4:] in allowed) or \
             self.host.known_player(player_id)
+
+    def invite(self) -> str:
+        invite = self.config.invite
+        return invite if isinstance(invite, str) else invite()
 
     def session_began(self, session: GameSession) -> None:
         self.opening.discard(session)

@@ -35,6 +35,9 @@ class LiveSession(Protocol):
     @property
     def player(self) -> Any: ...  # .id, .name
 
+    @property
+    def where(self) -> tuple[str | None, bool]: ...  # (table code or None, seated)
+
     def stop(self, message: str | None) -> None: ...
 
 
@@ -47,7 +50,8 @@ class HostControl:
         self._clock = clock
         self._seated = seated
         self._rows: dict[int, int] = {}  # id(session) -> live_sessions row
-        self._shown: dict[int, tuple[str, str]] = {}  # id(session) -> (player id, name)
+        self._shown: dict[int, tuple[Any, ...]] = {}
+        """id(session) -> (player id, name, table code, seated), as the database has it"""
         self._bans: list[str] = []
         self._task: asyncio.Task[None] | None = None
 
@@ -95,7 +99,8 @@ class HostControl:
                               session.player.id, session.player.name, self._clock())
             if row is not None:
                 self._rows[id(session)] = row
-                self._shown[id(session)] = (session.player.id, session.player.name)
+                self._shown[id(session)] = (session.player.id, session.player.name, None,
+                                            False)
 
     def session_ended(self, session: LiveSession) -> None:
         self._shown.pop(id(session), None)
@@ -130,14 +135,20 @@ class HostControl:
             log.info("kick of %s: %d sessions ended", target, ended)
 
     def _follow_identities(self, live: list[LiveSession]) -> None:
-        """A guest who took their seat back is that seat's guest, and names change: the
-        record of who is connected follows."""
+        """A guest who took their seat back is that seat's guest, names change, people
+        sit, watch and go back to the lobby: the record of who is connected follows. A
+        guest whose seat's identity is banned is sent away (a seat code does not get
+        round a ban)."""
         for session in live:
             key = id(session)
-            now = (session.player.id, session.player.name)
-            if key in self._rows and self._shown.get(key) != now:
+            now = (session.player.id, session.player.name, *session.where)
+            shown = self._shown.get(key)
+            if key in self._rows and shown != now:
                 self._write(host_db.update_session, self._rows[key], *now)
                 self._shown[key] = now
+                if shown is not None and shown[0] != now[0] and \
+                        self.ban_on(session.peer, now[0]) is not None:
+                    self._end([session], now[0], BANNED)
 
     def _end(self, live: list[LiveSession], target: str, message: str) -> int:
         ended = 0

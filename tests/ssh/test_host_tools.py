@@ -70,8 +70,9 @@ def test_who_is_connected_is_written_without_waiting_for_the_disk_and_moves_stil
         hub.close()
 
 
-async def test_status_shows_who_is_connected_and_where_they_sit(
+async def test_status_shows_who_is_connected_and_the_tables(
         tmp_path: Path, served: tuple[Hub, GameServer], client_key: asyncssh.SSHKey) -> None:
+    """(Where each one is: tests/ssh/test_host_tools_who.py, with the real game.)"""
     hub, server = served
     key_id = f"key:{fingerprint(client_key)}"
     code = hub.attach(Player(key_id, "alice")).create_table()
@@ -85,9 +86,8 @@ async def test_status_shows_who_is_connected_and_where_they_sit(
     assert "Server: running" in text
     assert "Connected (2):" in text
     assert f"alice  {fingerprint(client_key)}  from 127.0.0.1" in text
-    assert f"at {code}" in text
-    assert "bob  guest  from 127.0.0.1" in text and "in the lobby" in text
-    assert f"{code}  waiting to start: alice (host)" in text
+    assert "bob  guest:" in text and "  from 127.0.0.1" in text and "in the lobby" in text
+    assert f"{code}  waiting to start: alice (host" in text
     alice.close()
     guest.close()
     await until(lambda: not server.sessions, "both gone")
@@ -329,8 +329,8 @@ async def test_status_follows_a_guest_who_takes_their_seat_back(
         await until(lambda: hub.tables[code].seats[2].connected, "cy back")
         await asyncio.sleep(0.2)  # a poll or two
         _, text = await tool(host_tools.status, tmp_path / "data")
-        assert "cy  guest  from 127.0.0.1" in text
-        assert f"at {code}" in text and "in the lobby" not in text
+        assert f"cy  {hub.tables[code].seats[2].player_id}  from 127.0.0.1" in text
+        assert f"seated at {code}" in text and "in the lobby" not in text
         assert "cy (away)" not in text
     finally:
         control.close()
