@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from itertools import combinations
 
 import pytest
