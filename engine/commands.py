@@ -30,6 +30,7 @@ from engine.rules import Phase
 from engine.tables import MAX_SEATS, ChatLine, Seat, Table, TableOptions, unique_name
 
 BOT_LEVELS = tuple(LEVELS)  # what the host may choose for a bot seat
+REMOVED = "bot:removed:"  # the id of a person's seat the host handed to a bot
 
 
 class Deck(Protocol):
@@ -211,6 +212,7 @@ def from_record(kind: str, payload: dict[str, Any]) -> Command | Create:
         cls = _SIMPLE.get(kind)
         if cls is None:
             raise BrokenRule(f"unknown table command {kind!r}")
+        # mypy: the command classes of _SIMPLE are looked up by name, typed as type[Any]
         return cls(**payload)  # type: ignore[no-any-return]
     except (TypeError, KeyError) as error:
         raise BrokenRule(f"malformed {kind!r} record: {error}") from None
@@ -302,7 +304,7 @@ def _remove(table: Table, c: Remove) -> None:
         raise BrokenRule("only another person's seat can be removed")
     table.removed.add(gone.player_id)
     table.removed_from.update(c.addresses)
-    gone.player_id, gone.seat_code = f"bot:removed:{c.seat}:{len(table.removed)}", ""
+    gone.player_id, gone.seat_code = f"{REMOVED}{c.seat}:{len(table.removed)}", ""
     gone.connected, gone.away_since, gone.botted = True, None, False
     table.bots.pop(c.seat, None)
     table.bot_plans.pop(c.seat, None)
@@ -368,9 +370,11 @@ def _move(table: Table, c: Move) -> None:
     table.state = state
     if state.phase is not Phase.ROUND_OVER:
         table.ready.clear()
-    # only the move itself is the bot's doing; a new round (even one the timer
-    # started) is nobody's move
-    by_bot = c.bot and not isinstance(c.action, rules.NextRound)
+    # "(bot)" marks a move a bot made for a person (their time ran out, they are away, the
+    # host removed them): a bot seat's own moves are its own. Only the move itself is the
+    # bot's doing; a new round (even one the timer started) is nobody's move.
+    by_bot = (c.bot and not isinstance(c.action, rules.NextRound)
+              and not _own_bot_seat(table, c.action.seat))
     for i, event in enumerate(events):
         if event.part:
             table.note_move(event, by_bot=by_bot and i == 0)
@@ -379,6 +383,12 @@ def _move(table: Table, c: Move) -> None:
     if state.phase is Phase.GAME_OVER:
         table.status = "finished"
         table.deadline_ms = None
+
+
+def _own_bot_seat(table: Table, seat: int) -> bool:
+    """A seat a bot sat down in (not a person's seat a bot plays)."""
+    return (0 <= seat < len(table.seats) and table.seats[seat].is_bot
+            and not table.seats[seat].player_id.startswith(REMOVED))
 
 
 def _bot_names() -> Iterator[str]:

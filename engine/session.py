@@ -25,7 +25,14 @@ from engine.commands import (
 from engine.errors import BrokenRule, NotAllowed, TooFast
 from engine.identity import Player
 from engine.rules import Action, Phase
-from engine.tables import PlayerHistory, Table, TableOptions, TableSummary, TableView
+from engine.tables import (
+    PRESENCE,
+    PlayerHistory,
+    Table,
+    TableOptions,
+    TableSummary,
+    TableView,
+)
 from engine.text import CHAT_MAX, clean_name, clean_text
 
 log = logging.getLogger(__name__)
@@ -135,12 +142,19 @@ class Session:
             self.hub.reconnect(table, seat)
             return
         if spectate or table.status == "playing" or len(table.seats) >= table.options.max_seats:
+            self._note_watching(table)
             self.hub.changed(table)
             if not spectate:
                 self.on_notice("the game has started or the table is full: you are watching")
             return
         self.hub.command(table, Join(self.player.id, self.player.name,
                                      self.hub.new_seat_code()))
+
+    def _note_watching(self, table: Table) -> None:
+        """The players hear that someone watches (once, if they come and go)."""
+        line = f"{self.player.name} is watching"
+        if not table.log or table.log[-1].text != line:
+            table.note(line, PRESENCE)
 
     def _kept_out_of(self, table: Table) -> bool:
         """A keyless guest without a seat at ``table``, from an address a removed player

@@ -16,6 +16,7 @@ import asyncssh
 from textual.app import App
 
 from engine.identity import Player
+from server.access_log import quoted
 from server.admission import AppSlots
 from server.app_guard import (
     ExitNotes,
@@ -34,10 +35,8 @@ from server.terminal import SessionTerminal
 log = logging.getLogger(__name__)
 
 NEEDS_TERMINAL = "Mission Impractical needs a terminal: use ssh -t"
-NOT_A_CODE = (
-    "Mission Impractical runs no commands. To join a table: ssh -t HOST CODE "
-    "(CODE is the table's 4 letters)."
-)
+NOT_A_CODE = "Mission Impractical runs no commands."
+"""A command that is no table code; the player reads :func:`not_a_code`."""
 SERVER_FULL = "Mission Impractical is full right now. Try again in a little while."
 IN_LINE = "Mission Impractical is starting other players' games; yours is next in line..."
 CRASHED = (
@@ -45,6 +44,12 @@ CRASHED = (
     "Everyone else is still playing. Reconnect to carry on."
 )
 _JOIN_CODE = re.compile(r"[A-Za-z]{4}")
+
+
+def not_a_code(invite: str) -> str:
+    """What a client that sent a command is told: the command that joins a table on this
+    server (``invite``, such as ``ssh -t -p 2222 game.example.com``), whole."""
+    return f"{NOT_A_CODE} To join a table: {invite} CODE (CODE is the table's 4 letters)."
 
 
 def parse_join_code(command: str | None) -> tuple[bool, str | None]:
@@ -68,7 +73,11 @@ class SessionHost(Protocol):
     task_factory: TaskFactory
     app_slots: AppSlots
 
-    def has_room(self) -> bool: ...
+    def room_for(self, session: GameSession) -> str | None:
+        """Why ``session`` finds no place (shown to its player), or None."""
+        ...
+
+    def invite(self) -> str: ...  # the command friends type, the table's code after it
 
     def session_began(self, session: GameSession) -> None: ...
 
@@ -110,6 +119,21 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         now = getattr(getattr(self.app, "session", None), "player", None)
         return now if isinstance(now, Player) else self._login
 
+    @property
+    def closed(self) -> bool:
+        """Has this session's channel closed?"""
+        return self._lost
+
+    @property
+    def where(self) -> tuple[str | None, bool]:
+        """``(table code, seated)``: the table the game's session is at (None: the lobby,
+        or no app yet) and whether they sit there or watch (the host's ``status``)."""
+        game = getattr(self.app, "session", None)
+        table = getattr(game, "table", None)
+        if table is None:
+            return None, False
+        return str(table.code), game.seat is not None  # type: ignore[union-attr]
+
     def refuse_with(self, reason: str) -> None:
         """Run no app: tell the client ``reason`` in one line once the session starts."""
         self._refused_with = reason
@@ -135,13 +159,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return True  # accepted so that a refusal can be explained in words
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("%s: refused subsystem %r", self.peer, subsystem[:40])
+        log.info("%s: refused subsystem %s", self.peer, quoted(subsystem))
         return False
 
     def session_started(self) -> None:
         refusal = self.refusal = self._refusal()
         if refusal is not None:
-            self._refuse(refusal)
+            self._refuse(not_a_code(self._host.invite()) if refusal == NOT_A_CODE
+                         else refusal)
             return
         assert self._chan is not None and self._term_type is not None
         self.terminal = SessionTerminal(
@@ -194,8 +219,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return NEEDS_TERMINAL
         if (reason := cannot_draw(self._term_type)) is not None:
             return reason
-        if not self._host.has_room():
-            return SERVER_FULL
+        if (full := self._host.room_for(self)) is not None:
+            return full
         self.join_code = code
         return None
 

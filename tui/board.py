@@ -23,6 +23,7 @@ from textual.reactive import reactive
 
 from engine.clock import now_ms
 from engine.rules import COLUMNS, ROWS, Phase, View
+from lean_textual import internals as door
 from lean_textual.cached_lines import CachedLines, keep_shared
 from lean_textual.steady import SteadyScreen
 from tui.board_text import Line
@@ -243,10 +244,10 @@ class ItemGrid(CachedLines, can_focus=True):
     def show_title(self, title: str) -> None:
         """Set the border title, repainting only the border's row (assigning
         ``border_title`` repaints the whole grid, and it changes with every pick)."""
-        current = self._border_title
+        current = door.border_title(self)
         if current is not None and current.plain == title:
             return
-        self._border_title = Content(title)
+        door.set_border_title(self, Content(title))
         if self.is_mounted:
             self._refresh_lines([-self.styles.gutter.top])  # the border's row
         else:
@@ -282,7 +283,7 @@ class ItemGrid(CachedLines, can_focus=True):
         lead's pick waits in one queue fewer. Only while nothing waits in the grid's queue:
         keys of a burst keep their order."""
         if (event.key not in self.PLAY_KEYS or not self.can_pick
-                or not self._message_queue.empty()):
+                or self.message_queue_size):
             return False
         self.on_key(event)
         return True

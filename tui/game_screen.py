@@ -396,16 +396,33 @@ class GameScreen(TableStage):
     # -- keys that carry their arrival time -------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        if isinstance(self.focused, Input) or self.game is None:
-            return
-        if event.key in SHOUT_KEYS and self._seated():
+        if self._shouts(event):
             event.stop()
             event.prevent_default()
             self.shout(arrival_ms(event))
-        elif event.key in ("1", "2", "3", "4") and self._lead_picking():
+        elif (event.key in ("1", "2", "3", "4") and self._lead_picking()
+              and not isinstance(self.focused, Input)):
             event.stop()
             event.prevent_default()
             self.pick_row(int(event.key), arrival_ms(event))
+
+    def take_key(self, event: events.Key) -> bool:
+        """A Stop! key is shouted from the app's own turn (the app calls this), as the
+        lead's pick is (ItemGrid.take_key): forwarded, it would wait on the focused
+        widget's queue, then bubble up to this screen's, and the race is decided by the
+        order of arrival. Only while nothing waits in either queue: keys of a burst keep
+        their order."""
+        focused = self.focused
+        if (not self._shouts(event) or self.message_queue_size
+                or (focused is not None and focused.message_queue_size)):
+            return False
+        self.on_key(event)
+        return True
+
+    def _shouts(self, event: events.Key) -> bool:
+        """Whether ``event`` is a Stop! this screen shouts (not a letter for the chat)."""
+        return (event.key in SHOUT_KEYS and not isinstance(self.focused, Input)
+                and self.game is not None and self._seated())
 
     def shout(self, at_ms: float) -> None:
         self._do(self.session.shout, at_ms)

@@ -5,7 +5,7 @@
                               [--max-sessions 300] [--log-level INFO] [--log-format text]
                               [--deck DIR] [--limit NAME=VALUE ...] [--app-factory M:F]
     mission-impractical status | backup FILE | restore FILE | prune --older-than 90d
-    mission-impractical kick WHO | ban WHO [--reason TEXT] | unban WHO
+    mission-impractical kick WHO [--yes] | ban WHO [--reason TEXT] [--yes] | unban WHO
     mission-impractical export CODE [N] [--format json|md]
     mission-impractical simulate ...      (handed to engine.simulate)
     mission-impractical deck fit DIR      (handed to engine.deck_fit; needs the fit extra)
@@ -185,15 +185,21 @@ def build_parser() -> argparse.ArgumentParser:
                                 help="forget old closed tables' move-by-move records")
     prune.add_argument("--older-than", required=True, metavar="AGE",
                        help="tables closed longer ago than this: 90d, 12h, 2w")
-    who = "a key fingerprint (SHA256:...) or an IP address or network"
+    who = ("a name as status shows it, a key fingerprint (SHA256:...), a guest (guest:...), "
+           "or an IP address or network (everyone connected from it)")
+    shared = ("an address several people are connected from (a home's router, a proxy, "
+              "127.0.0.1): go ahead and take them all")
     kick = commands.add_parser("kick", parents=[data], help="disconnect someone, now")
     kick.add_argument("who", help=who)
+    kick.add_argument("--yes", action="store_true", help=shared)
     ban = commands.add_parser("ban", parents=[data],
                               help="keep someone out (takes effect on the running server)")
     ban.add_argument("who", help=who)
     ban.add_argument("--reason", default="", help="a note for status")
+    ban.add_argument("--yes", action="store_true", help=shared)
     unban = commands.add_parser("unban", parents=[data], help="lift a ban")
-    unban.add_argument("who", help=who)
+    unban.add_argument("who", help="a ban as status lists it: SHA256:..., guest:... or an "
+                                   "address or network")
     out = commands.add_parser("export", parents=[data], help="write a finished game out: "
                               "its auditable log (json) or a transcript to share (md)")
     out.add_argument("code", help="the table's code")
@@ -241,8 +247,9 @@ def host_tool(options: argparse.Namespace) -> int:
         "backup": lambda: host_tools.backup(data_dir, options.file, out),
         "restore": lambda: host_tools.restore(data_dir, options.file, out),
         "prune": lambda: host_tools.prune(data_dir, options.older_than, out),
-        "kick": lambda: host_tools.kick(data_dir, options.who, out),
-        "ban": lambda: host_tools.ban(data_dir, options.who, options.reason, out),
+        "kick": lambda: host_tools.kick(data_dir, options.who, out, yes=options.yes),
+        "ban": lambda: host_tools.ban(data_dir, options.who, options.reason, out,
+                                      yes=options.yes),
         "unban": lambda: host_tools.unban(data_dir, options.who, out),
         "export": lambda: export.export(data_dir, options.code, options.game_no,
                                         options.fmt, out),
@@ -328,9 +335,13 @@ async def _serve(options: argparse.Namespace) -> int:
     gc_tuning.tune()  # a full collection stops every player: make them rare (see module)
     try:
         make = _load_object(options.app_factory)
+
+        def invite() -> str:
+            return invite_command(server.port, options.public_name)
+
         if make is mission_app_factory or options.app_factory == DEFAULT_APP_FACTORY:
             # (run as ``python -m server.admin.cli``, this module's function is another object)
-            factory = make(hub, lambda: invite_command(server.port, options.public_name))
+            factory = make(hub, invite)
         else:
             factory = make(hub)
         key_path = host_key_path(options)
@@ -344,8 +355,10 @@ async def _serve(options: argparse.Namespace) -> int:
             host_key_path=key_path,
             access=AccessPolicy.from_options(options.authorized_keys, options.password),
             max_sessions=options.max_sessions,
+            invite=invite,
         )
-        control = HostControl()
+        control = HostControl(seated=lambda player_id: any(
+            seat.player_id == player_id for table in hub.tables.values() for seat in table.seats))
         server = await start_server(factory, config, control)
         if new_key:
             _announce_new_key(key_path, server.host_key_fingerprint, first_start)

@@ -35,7 +35,7 @@ from engine.journal import (
 )
 from engine.rules import IllegalAction, Phase
 from engine.session import Session
-from engine.tables import Table, TableOptions
+from engine.tables import PRESENCE, Table, TableOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,8 +65,8 @@ def snapshot(table: Table) -> dict[str, Any]:
         "games": table.games,
         "seq": table.seq,
         "state": table.state,
-        "log": [line for line in table.log  # who is connected is not journaled
-                if "their seat is kept" not in line.text and " is back" not in line.text],
+        "log": [line for line in table.log  # who is here is not journaled
+                if line.kind != PRESENCE],
         "chat": list(table.chat),
     }
 

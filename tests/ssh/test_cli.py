@@ -18,7 +18,7 @@ from engine.cards import load_deck
 from server.admin import cli
 from server.ssh_server import RESTARTING
 from server.terminal import LEAVE_SEQUENCE
-from tests.ssh.client import TermClient
+from tests.ssh.client import TermClient, until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -211,6 +211,11 @@ async def test_the_start_up_line_names_the_public_name_and_json_logs_are_json(
     alice.send("c")
     await alice.wait_for(f"ssh -t -p {port} game.example.com")  # (the code may wrap)
     alice.close()
+    # and so does the line for a client that sent a command instead of a table's code
+    refused = await TermClient.connect(port, command="ls -l")
+    told = f"To join a table: ssh -t -p {port} game.example.com CODE".encode()
+    await until(lambda: told in bytes(refused.stderr), "the refusal")
+    refused.close()
     process.send_signal(signal.SIGTERM)
     assert await asyncio.wait_for(process.wait(), 15) == 0
     assert lines[2].strip() == f"Players join with: ssh -p {port} game.example.com"

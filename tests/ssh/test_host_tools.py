@@ -70,8 +70,9 @@ def test_who_is_connected_is_written_without_waiting_for_the_disk_and_moves_stil
         hub.close()
 
 
-async def test_status_shows_who_is_connected_and_where_they_sit(
+async def test_status_shows_who_is_connected_and_the_tables(
         tmp_path: Path, served: tuple[Hub, GameServer], client_key: asyncssh.SSHKey) -> None:
+    """(Where each one is: tests/ssh/test_host_tools_who.py, with the real game.)"""
     hub, server = served
     key_id = f"key:{fingerprint(client_key)}"
     code = hub.attach(Player(key_id, "alice")).create_table()
@@ -85,9 +86,8 @@ async def test_status_shows_who_is_connected_and_where_they_sit(
     assert "Server: running" in text
     assert "Connected (2):" in text
     assert f"alice  {fingerprint(client_key)}  from 127.0.0.1" in text
-    assert f"at {code}" in text
-    assert "bob  guest  from 127.0.0.1" in text and "in the lobby" in text
-    assert f"{code}  waiting to start: alice (host)" in text
+    assert "bob  guest:" in text and "  from 127.0.0.1" in text and "in the lobby" in text
+    assert f"{code}  waiting to start: alice (host" in text
     alice.close()
     guest.close()
     await until(lambda: not server.sessions, "both gone")
@@ -329,9 +329,45 @@ async def test_status_follows_a_guest_who_takes_their_seat_back(
         await until(lambda: hub.tables[code].seats[2].connected, "cy back")
         await asyncio.sleep(0.2)  # a poll or two
         _, text = await tool(host_tools.status, tmp_path / "data")
-        assert "cy  guest  from 127.0.0.1" in text
-        assert f"at {code}" in text and "in the lobby" not in text
+        assert f"cy  {hub.tables[code].seats[2].player_id}  from 127.0.0.1" in text
+        assert f"seated at {code}" in text and "in the lobby" not in text
         assert "cy (away)" not in text
     finally:
         control.close()
         hub.close()
+
+
+async def test_status_lists_a_table_the_server_would_set_aside_in_one_line(
+        tmp_path: Path) -> None:
+    """Found: status crashed with a traceback (IllegalAction, exit 1) whenever a table's
+    records could not be replayed."""
+    data = tmp_path / "data"
+    with open_journal(data) as journal:
+        journal.record("GOOD", 1, "create", {"seed": "s", "host": "key:a", "options": {}})
+        journal.record("BADD", 1, "create", {"seed": "s", "host": "key:a", "options": {}})
+        journal.record("BADD", 2, "move", {"action": {"type": "Pick", "seat": 0,
+                                                      "column": 99, "row": 0}, "bot": False})
+    status, text = await tool(host_tools.status, data)
+    assert status == 0
+    assert "Open tables (1, 0 playing)" in text and "  GOOD  waiting to start" in text
+    (line,) = [line for line in text.splitlines() if "BADD" in line]
+    assert line.startswith("  BADD  set aside: its journal cannot be replayed (")
+
+
+async def test_status_and_serve_explain_a_journal_missing_its_records_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found: a journal missing its records table made serve die with a raw traceback."""
+    data = tmp_path / "data"
+    _finish_a_game(data, 1_000.0)
+    db = sqlite3.connect(data / DB_NAME)
+    db.execute("DROP TABLE records")
+    db.commit()
+    db.close()
+    with pytest.raises(HostToolError, match="records table missing"):
+        await tool(host_tools.status, data)
+    from server.admin import cli
+
+    code = await asyncio.to_thread(cli.main, ["serve", "--data-dir", str(data), "--port", "0",
+                                              "--host", "127.0.0.1"])
+    said = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(said) == 1 and "records table missing" in said[0], said

@@ -10,7 +10,7 @@ import asyncssh
 import pytest
 
 from server.auth import AccessPolicy, fingerprint
-from server.session import NEEDS_TERMINAL, NOT_A_CODE
+from server.session import NEEDS_TERMINAL, NOT_A_CODE, not_a_code
 from server.ssh_server import SERVER_VERSION
 from tests.ssh.apps import BOARD
 from tests.ssh.client import TermClient
@@ -31,10 +31,16 @@ async def keyed(
     return await _connect(server.port, client_keys=[client_key])
 
 
-async def test_a_command_is_refused_with_a_message(keyed: asyncssh.SSHClientConnection) -> None:
+async def test_a_command_is_refused_with_the_command_that_joins_a_table_here(
+        game_server: StartServer, client_key: asyncssh.SSHKey) -> None:
+    server = await game_server(invite="ssh -t -p 2302 game.example.com")
+    keyed = await _connect(server.port, client_keys=[client_key])
     result = await keyed.run("cat /etc/passwd", encoding="utf-8")
     assert result.exit_status == 1
-    assert result.stderr.strip() == NOT_A_CODE
+    assert result.stderr.strip() == not_a_code("ssh -t -p 2302 game.example.com")
+    assert result.stderr.strip() == ("Mission Impractical runs no commands. To join a table: "
+                                     "ssh -t -p 2302 game.example.com CODE (CODE is the "
+                                     "table's 4 letters).")
     assert result.stdout == ""
 
 
