@@ -185,6 +185,11 @@ class Table:
     # the addresses they were connected from: a new guest from one may not come in either
     removed_from: set[str] = field(default_factory=set)
 
+    def people_here(self) -> bool:
+        """Whether a person sits here and is connected (a spectator is no player: a
+        table of bots that only spectators look at waits, and in time ends)."""
+        return any(not s.is_bot and s.connected for s in self.seats)
+
     def waiting_ready(self) -> tuple[int, ...]:
         """The connected people who have not said they are ready for the next round."""
         return tuple(i for i, s in enumerate(self.seats)

@@ -114,7 +114,9 @@ class Timers:
         """After a change at ``table``: arm its turn timer and its bots' next move."""
         running = loop_or_none()
         if (running is None or table.status != "playing" or table.state is None
-                or not table.sessions):  # nobody is watching: the table waits for them
+                or not table.sessions or not table.people_here()):
+            # no person plays here now: the table waits for them (spectators watch it
+            # wait; bots never play for them alone)
             stop(table)
             table.deadline_ms = None
             return

@@ -3,10 +3,17 @@ person plays any more ends; a name and a half-written plan outlast a dropped con
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from types import SimpleNamespace
 
+from engine import rules
+from engine.hub import Hub
 from engine.identity import Player
-from tests.engine.test_hub import make_hub, seat_table
+from engine.journal import open_journal
+from engine.session import Session
+from engine.tables import Table
+from tests.engine.test_hub import NO_TIMER, FirstRowBot, make_hub, seat_table
 
 
 def test_players_hear_when_someone_starts_watching_and_see_how_many_watch(
@@ -25,3 +32,75 @@ def test_players_hear_when_someone_starts_watching_and_see_how_many_watch(
     lines = [line.text for line in view.log]
     assert lines.count("Dee is watching") == 1 and "Eve is watching" in lines
     assert view.spectators == 2  # the game screen's status row says it (tests/tui)
+
+
+def bots_and_one_person(plain_deck: SimpleNamespace, **kw: object
+                        ) -> tuple[Hub, Session, Table]:
+    """A game of one person (the host) and two bots, begun."""
+    hub = make_hub(plain_deck, abandoned_seconds=300, **kw)
+    host = hub.attach(Player("key:host", "Host"))
+    host.create_table(NO_TIMER)
+    host.add_bot()
+    host.add_bot()
+    host.start()
+    table = host.table
+    assert table is not None and table.status == "playing"
+    return hub, host, table
+
+
+def test_a_game_its_only_person_left_ends_after_the_grace_watched_or_not(
+        plain_deck: SimpleNamespace, tmp_path: Path) -> None:
+    hub, host, table = bots_and_one_person(plain_deck, journal=open_journal(tmp_path))
+    code = table.code
+    notes: list[str] = []
+    watcher = hub.attach(Player("key:w", "Wes"), on_notice=notes.append)
+    watcher.join(code)  # watching: no player
+    host.leave()  # back to the lobby: their seat is kept, and nobody plays here
+    left = table.seats[0].away_since
+    assert left is not None
+
+    assert hub.expire_abandoned(now=left + 299_000) == []  # a fake clock: 4:59 later
+    assert hub.expire_abandoned(now=left + 300_000) == [code]
+
+    assert code not in hub.tables and host.resume() is None
+    assert watcher.table is None and notes[-1] == f"table {code} ended: its players left"
+    hub.close()
+    again = Hub(deck=plain_deck, journal=open_journal(tmp_path))
+    again.replay(again.journal.records())  # type: ignore[union-attr]
+    assert code not in again.tables  # the end was journaled: it stays ended
+    again.close()
+
+
+def test_a_person_back_in_time_keeps_the_game(plain_deck: SimpleNamespace) -> None:
+    hub, host, table = bots_and_one_person(plain_deck)
+    host.leave()
+    left = table.seats[0].away_since
+    assert left is not None
+    host.join(table.code)
+    assert hub.expire_abandoned(now=left + 3_600_000) == []
+
+
+async def test_a_spectator_does_not_wake_the_bots_of_a_table_nobody_plays_at(
+        plain_deck: SimpleNamespace) -> None:
+    hub, host, table = bots_and_one_person(plain_deck)
+    await asyncio.sleep(0.05)  # with its person here, the bots play
+    host.leave()
+    await asyncio.sleep(0.05)
+    moves = table.seq
+    watcher = hub.attach(Player("key:w", "Wes"))
+    watcher.join(table.code)
+    await asyncio.sleep(0.2)
+    assert table.seq == moves  # nothing moved while only a spectator looked
+    assert table.bot_tick is None and table.timer is None
+    host.join(table.code)  # the person is back: the game goes on
+    me = FirstRowBot("me")
+    for _ in range(20):
+        state = table.state
+        assert state is not None
+        if 0 in state.waiting_for():  # the host's own move first, if the table waits for it
+            action = me.act(rules.view_for(state, 0))
+            if action is not None:
+                host.play(action)
+        await asyncio.sleep(0.02)
+    assert table.seq > moves + 2  # and the bots' after it
+    hub.close()
