@@ -394,8 +394,9 @@ class Server:
                    "--port", "0", "--data-dir", self.dir.name, "--public-name", "localhost"]
         env = dict(os.environ)
         # Room for every session, for both servers: an older one left at its default (300)
-        # refused sessions of a 400-session run, which then failed.
-        command += ["--max-sessions", str(self.sessions + 20)]
+        # refused sessions of a 400-session run, which then failed. The players' keys are
+        # new to the server, and its last 30 places are kept for keys it knows: 60 more.
+        command += ["--max-sessions", str(self.sessions + 60)]
         if self.checkout is None:
             command += self.extra
         else:  # an older server: its own code first on the path, its own other settings

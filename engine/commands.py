@@ -212,6 +212,7 @@ def from_record(kind: str, payload: dict[str, Any]) -> Command | Create:
         cls = _SIMPLE.get(kind)
         if cls is None:
             raise BrokenRule(f"unknown table command {kind!r}")
+        # mypy: the command classes of _SIMPLE are looked up by name, typed as type[Any]
         return cls(**payload)  # type: ignore[no-any-return]
     except (TypeError, KeyError) as error:
         raise BrokenRule(f"malformed {kind!r} record: {error}") from None

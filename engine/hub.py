@@ -225,6 +225,7 @@ class Hub:
         the command applied is the one its record decodes to, as in a replay."""
         kind, payload = to_record(command)
         command = cast(Command, from_record(kind, inert_payload(payload)))
+        held = () if table.state is None else table.state.stop
         commands.apply(table, command, self.deck)
         try:
             self._journal(table, command)
@@ -236,10 +237,20 @@ class Hub:
                 and isinstance(command, Move):
             self._record_game(table)
         self.changed(table)
+        if isinstance(command, Move) and isinstance(command.action, rules.Shout):
+            self._tell_outshouted(table, held)
         if isinstance(command, Remove):  # at round over, the table may have waited for them
             self._start_round_if_all_ready(table)
         if command.lobby_sees:
             self._lobby_changed()
+
+    def _tell_outshouted(self, table: Table, held: tuple[int, ...]) -> None:
+        """Holders of the token who lost it to a shout stamped before theirs hear why."""
+        assert table.state is not None
+        first = table.state.players[table.state.stop[0]]
+        for session in list(table.sessions):
+            if session.seat in held and session.seat not in table.state.stop:
+                call_safely(session.on_notice, f"{first} shouted Stop! first")
 
     def _record_game(self, table: Table) -> None:
         """Store a finished game for the players' records (once; after its last move)."""

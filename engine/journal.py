@@ -34,10 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.journal_writer import JournalWriter, Write
+from engine.text import inert_payload
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no advisory lock, one server by trust
+    # mypy: the module or None where it does not exist (checked before each use)
     fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
@@ -196,6 +198,7 @@ def open_journal(data_dir: Path | str = DEFAULT_DATA_DIR, *, synchronous: str = 
             _check(db, path)
             _set_modes(db, path, mode)
             _migrate(db, path)
+            check_tables(db, path)
         except BaseException:
             db.close()
             raise
@@ -276,6 +279,22 @@ def _check(db: sqlite3.Connection, path: Path) -> None:
         raise JournalError(f"{path} was written by a newer version (schema {version}; this "
                            f"version knows up to {schema_version()}): upgrade the server, or "
                            "restore a backup")
+
+
+REQUIRED_TABLES = ("tables", "records", "games", "game_players")
+"""The tables every journal holds, since schema 1 (a file missing one is damaged)."""
+
+
+def check_tables(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse, in one line, a journal of this schema that lacks one of its tables."""
+    try:
+        names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    except sqlite3.DatabaseError as error:
+        raise _damaged(path, str(error)) from error
+    missing = [name for name in REQUIRED_TABLES if name not in names]
+    if missing:
+        raise _damaged(path, f"its {', '.join(missing)} table{'s' * (len(missing) > 1)} "
+                             "missing")
 
 
 def _set_modes(db: sqlite3.Connection, path: Path, synchronous: str) -> None:
@@ -557,8 +576,8 @@ class SqliteJournal:
                 raise JournalError(f"{self.path}: table {code} has a broken history at "
                                    f"record {seq} ({kind}): move the file away or restore "
                                    "a backup")
-            try:
-                payload = json.loads(text)
+            try:  # player text was cleaned as it was written; a crafted file's is cleaned here
+                payload = inert_payload(json.loads(text))
             except ValueError as error:
                 raise JournalError(f"{self.path}: table {code} record {seq} is not JSON "
                                    f"({error})") from error

@@ -35,7 +35,7 @@ from engine.text import plural
 
 log = logging.getLogger(__name__)
 
-Write = Callable[[sqlite3.Connection], None]
+Write = Callable[[sqlite3.Connection], object]
 """One write: statements run on the writer's connection inside its transaction."""
 
 _STOP = object()

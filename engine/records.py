@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from engine.journal import DB_NAME, DEFAULT_DATA_DIR, JournalError, schema_version
+from engine.journal import DB_NAME, DEFAULT_DATA_DIR, JournalError, check_tables, schema_version
+from engine.text import clean_name
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ class Records:
             for game_id, seat, pid, name, score, won in self.connection.execute(
                     "SELECT game_id, seat, player_id, name, score, won FROM game_players"
                     f" WHERE game_id IN ({marks}) ORDER BY game_id, seat", tuple(seats)):
-                seats[game_id].append(GamePlayer(seat, pid, name, score, bool(won)))
+                seats[game_id].append(GamePlayer(seat, pid, clean_name(name), score, bool(won)))
         return [GameSummary(code, game_no, _when(finished_at), tuple(seats[game_id]), rounds,
                             game_id)
                 for game_id, code, game_no, finished_at, rounds in games]
@@ -142,7 +143,7 @@ class Records:
 
     def _player(self, player_id: str, played: int, won: int, points: int,
                 last: float) -> PlayerRecord:
-        names = tuple(row[0] for row in self.connection.execute(
+        names = tuple(clean_name(row[0]) for row in self.connection.execute(
             "SELECT gp.name FROM game_players gp JOIN games g ON g.id = gp.game_id"
             " WHERE gp.player_id = ? GROUP BY gp.name"
             " ORDER BY MAX(g.finished_at) DESC, MAX(g.id) DESC", (player_id,)))
@@ -178,6 +179,11 @@ def open_records(data_dir: Path | str = DEFAULT_DATA_DIR) -> Records:
         db.close()
         raise JournalError(f"{path} has schema {version}, this version reads "
                            f"{schema_version()}: start the server once to upgrade it")
+    try:
+        check_tables(db, path)
+    except JournalError:
+        db.close()
+        raise
     return Records(db)
 
 

@@ -12,9 +12,12 @@ What a screen (or a command-line tool) calls:
 * :func:`past_games` (the lobby's list: the player's own games, then the server's), or
   :meth:`engine.records.Records.finished_games` for a page of either;
 * :func:`find_game` for ``CODE`` and ``CODE N``;
-* :func:`load_replay` for one game: a :class:`Replay`, its :class:`ReplayRound` s and their
-  :class:`Step` s. Each step holds the game as it stood after it (``state``) and
-  ``view()``, the spectator's view with the lead's secret shown (the game is over).
+* :func:`load_replay` for one game (or :func:`read_replay` from a worker thread): a
+  :class:`Replay`, its :class:`ReplayRound` s and their :class:`Step` s. Each step holds
+  the game as it stood after it (``state``) and ``view()``, the spectator's view with the
+  lead's secret shown (the game is over);
+* :class:`Place` and ``Replay.forward``/``back``/``next_round``/``previous_round``/``end``
+  to move through it.
 
 Pure data, no Textual. Names are the ones the game ended with (those the records list);
 chat is not part of a replay. Once ``prune`` has removed a closed table's records, its games
@@ -28,11 +31,12 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from engine import rules
 from engine.audit import AuditLog, Record
-from engine.records import GameSummary, Records
+from engine.records import GameSummary, Records, open_records
 from engine.rules import Action, Event, Options, Phase, RoundResult, State, View
 
 PAST_GAMES = 20  # how many games the lobby lists of each kind
@@ -244,6 +248,18 @@ def load_replay(db: sqlite3.Connection, game: GameSummary | int,
         moves.close()
     _check(replay, json.loads(result_text), name)
     return replay
+
+
+def read_replay(data_dir: Path, game: GameSummary | int, deck: Any | None = None) -> Replay:
+    """:func:`load_replay` on a read-only connection of its own, opened and closed here:
+    for a worker thread (``await asyncio.to_thread(read_replay, data_dir, game)``), so
+    that the few milliseconds of replaying the moves do not hold up the server's loop.
+    ``data_dir`` holds the journal (the hub's ``journal.path.parent``)."""
+    records = open_records(data_dir)
+    try:
+        return load_replay(records.connection, game, deck)
+    finally:
+        records.close()
 
 
 class _Moves:

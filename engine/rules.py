@@ -187,7 +187,8 @@ class State:
     grid: tuple[tuple[str, ...], ...]  # grid[column][row]
     picks: tuple[int, ...] = ()
     stop: tuple[int, ...] = ()
-    stop_at_ms: int | None = None
+    stop_at_ms: int | None = None  # the earliest holder's arrival stamp
+    stop_stamps: tuple[int, ...] = ()  # each holder's, in the order of ``stop``
     stop_picks: int = 0  # items down when Stop! was first shouted
     guesses: tuple[int | None, ...] = ()
     plans: tuple[str, ...] = ()
@@ -394,23 +395,43 @@ def _pick(state: State, a: Pick) -> tuple[State, list[Event]]:
 
 
 def _shout(state: State, a: Shout) -> tuple[State, list[Event]]:
+    """The earliest arrival stamp holds the token, and shouts stamped within the table's
+    tie window after it share it. A shout stamped before the holder's (its app was busy, so
+    it reached the table late) takes the token over while the race is still open: no
+    holder has hidden a guess yet; holders stamped within the tie window of it keep a
+    share. See "The Stop! race" in docs/architecture.md."""
     if a.seat == state.lead:
         raise BrokenRule("the lead agent cannot shout Stop!")
     if state.phase is not Phase.PICKING:
         raise BrokenRule("too late: Stop! only works before the 4th item is chosen")
     if a.seat in state.stop:
         raise BrokenRule("you already hold the stop token")
-    if state.stop:
-        assert state.stop_at_ms is not None
-        within = 0 <= a.at_ms - state.stop_at_ms <= state.options.stop_tie_window_ms
-        if not within or len(state.picks) != state.stop_picks:
-            holder = ", ".join(_name(state, s) for s in state.stop)
-            raise BrokenRule(f"{holder} shouted Stop! first")
-        text = f"{_name(state, a.seat)} shouted Stop! at the same moment: they share the token"
-        return (replace(state, stop=(*state.stop, a.seat)),
+    name = _name(state, a.seat)
+    if not state.stop:
+        return (replace(state, stop=(a.seat,), stop_at_ms=a.at_ms, stop_stamps=(a.at_ms,),
+                        stop_picks=len(state.picks)),
+                [Event("stop", f"{name} shouts STOP! and takes the stop token", a.seat)])
+    assert state.stop_at_ms is not None
+    holder = join_names([_name(state, s) for s in state.stop])
+    tie = state.options.stop_tie_window_ms
+    if a.at_ms < state.stop_at_ms:
+        if state.stopper_pending != state.stop or len(state.picks) != state.stop_picks:
+            raise BrokenRule(f"too late: {holder} took the stop token before your Stop! "
+                             "reached the table")
+        kept = [(s, t) for s, t in zip(state.stop, state.stop_stamps, strict=True)
+                if t - a.at_ms <= tie]
+        text = f"{name} shouted Stop! first and takes the stop token from {holder}"
+        if kept:
+            text = (f"{name} shouted Stop! first and shares the stop token with "
+                    f"{join_names([_name(state, s) for s, _t in kept])}")
+        return (replace(state, stop=(a.seat, *(s for s, _t in kept)), stop_at_ms=a.at_ms,
+                        stop_stamps=(a.at_ms, *(t for _s, t in kept))),
                 [Event("stop", text, a.seat)])
-    text = f"{_name(state, a.seat)} shouts STOP! and takes the stop token"
-    return (replace(state, stop=(a.seat,), stop_at_ms=a.at_ms, stop_picks=len(state.picks)),
+    if a.at_ms - state.stop_at_ms > tie or len(state.picks) != state.stop_picks:
+        raise BrokenRule(f"{holder} shouted Stop! first")
+    text = f"{name} shouted Stop! at the same moment: they share the token"
+    return (replace(state, stop=(*state.stop, a.seat),
+                    stop_stamps=(*state.stop_stamps, a.at_ms)),
             [Event("stop", text, a.seat)])
 
 
@@ -465,6 +486,7 @@ def _reveal(state: State, a: Reveal) -> tuple[State, list[Event]]:
     plans[a.seat] = plan
     revealed = (*state.revealed, a.seat)
     card = state.guesses[a.seat]
+    # mypy: a seat that reveals has hidden a guess (rules checked it): card is not None
     text = f"{_name(state, a.seat)} reveals {card}: {state.tasks[card - 1]}"  # type: ignore[operator]
     events = [Event("reveal", text, a.seat)]
     if plan:
@@ -603,6 +625,7 @@ def _next_round(state: State, a: NextRound) -> tuple[State, list[Event]]:
         picks=(),
         stop=(),
         stop_at_ms=None,
+        stop_stamps=(),
         stop_picks=0,
         guesses=(None,) * state.n,
         plans=("",) * state.n,
@@ -739,6 +762,7 @@ def action_from_dict(data: dict[str, object]) -> Action:
     if cls is None:
         raise BrokenRule(f"unknown action {data.get('type')!r}")
     try:
+        # mypy: the action classes of _ACTION_TYPES are looked up by name, typed as type[Any]
         return cls(**fields)  # type: ignore[no-any-return]
     except TypeError as error:
         raise BrokenRule(f"malformed {cls.__name__}: {error}") from None

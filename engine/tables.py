@@ -171,7 +171,9 @@ class Table:
     deadline_ms: float | None = None
     timer: asyncio.TimerHandle | None = None
     bot_tick: asyncio.TimerHandle | None = None
+    # the Stop! settle window, while open: the moves held (arrival stamp, order, who, move)
     settle: list[tuple[float, int, Occupant | None, Action]] | None = None
+    settle_timer: asyncio.TimerHandle | None = None
     bots: dict[int, Any] = field(default_factory=dict)
     # at human pace: per bot seat, the moment of the game it is thinking about and when
     # (hub clock, ms) it will move

@@ -67,21 +67,32 @@ class Timers:
     # -- the Stop! settle window -------------------------------------------------------------
 
     def hold(self, table: Table, action: Action, session: Occupant | None, at: float) -> bool:
-        """Whether ``action`` (arrived at ``at``, hub clock) waits for the settle window:
-        a shout opens one, and every move arriving while it is open waits with it."""
-        if table.settle is not None:
-            table.settle.append((at, len(table.settle), session, action))
-            return True
-        if (isinstance(action, rules.Shout) and self.settle_ms > 0
-                and table.state is not None and table.state.phase is Phase.PICKING):
+        """Whether ``action`` (its key's arrival stamp ``at``, hub clock) waits for the
+        settle window: a shout opens one, every move arriving while it is open waits with
+        it, and when it closes they are applied in the order of their stamps. The window
+        closes ``settle_ms`` after the earliest held shout's stamp (not after the hub heard
+        of it), at once if that moment has passed: see "The Stop! race" in
+        docs/architecture.md."""
+        shout = isinstance(action, rules.Shout)
+        if table.settle is None:
+            if not (shout and self.settle_ms > 0 and table.state is not None
+                    and table.state.phase is Phase.PICKING):
+                return False
             rules.apply(table.state, action)  # refuse at once what can never succeed
-            table.settle = [(at, 0, session, action)]
-            later(loop(), self.settle_ms / 1000, self._settle, table)
-            return True
-        return False
+            table.settle = []
+            self._settle_at(table, at)
+        elif shout and at < min(h[0] for h in table.settle if isinstance(h[3], rules.Shout)):
+            self._settle_at(table, at)  # an earlier stamp: the window closes sooner
+        table.settle.append((at, len(table.settle), session, action))
+        return True
+
+    def _settle_at(self, table: Table, anchor: float) -> None:
+        _cancel(table.settle_timer)
+        delay = max(0.0, (anchor + self.settle_ms - now_ms()) / 1000)
+        table.settle_timer = later(loop(), delay, self._settle, table)
 
     def _settle(self, table: Table) -> None:
-        held, table.settle = table.settle or [], None
+        held, table.settle, table.settle_timer = table.settle or [], None, None
         for _at, _n, session, action in sorted(held, key=lambda h: (h[0], h[1])):
             try:
                 self.host.command(table, Move(action, session is None))

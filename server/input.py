@@ -16,11 +16,11 @@ from collections import deque
 from collections.abc import Callable
 
 from textual import constants, events
-from textual._xterm_parser import XTermParser
 from textual.message import Message
 from textual.messages import InBandWindowResize
 
 from engine.clock import now_ms
+from lean_textual.internals import XTermParserWithoutKeyCache
 from server.limits import SessionLimits
 from server.paste import PasteLimiter
 
@@ -34,12 +34,6 @@ _APP_BUSY_POLL_S = 0.005  # how soon to look again when the app stays busy
 _QUICK_LOOKS = 32  # looks on the next loop turns before falling back to that poll
 
 
-class _Parser(XTermParser):
-    """Textual's parser without its process-wide cache of Kitty key sequences: that
-    ``lru_cache`` sits on a method, so it keeps up to 1,024 parsers alive, each holding the
-    last key it parsed, and through the key's sender that session's whole app."""
-
-    _parse_extended_key = XTermParser._parse_extended_key.__wrapped__  # type: ignore[attr-defined]
 
 
 def _allowed(event: Message) -> bool:
@@ -77,7 +71,7 @@ class InputPump:
         self._tick_arrival = 0.0
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._paste = PasteLimiter(limits.paste_max_chars)
-        self._parser = _Parser()
+        self._parser = XTermParserWithoutKeyCache()
         self.bytes_parsed = 0
 
     @property
@@ -213,7 +207,7 @@ class InputPump:
             events_ = list(self._parser.feed(text))
         except Exception:  # a malformed sequence can break Textual's parser for good
             log.debug("input parser reset after unparsable input", exc_info=True)
-            self._parser = _Parser()
+            self._parser = XTermParserWithoutKeyCache()
             events_ = []
         self._hand_on(events_, arrived)
         if "\x1b" in text or self._tick_handle is not None:
@@ -239,7 +233,7 @@ class InputPump:
             parsed = list(self._parser.tick())
         except Exception:
             log.debug("input parser reset on tick", exc_info=True)
-            self._parser = _Parser()
+            self._parser = XTermParserWithoutKeyCache()
             return
         self._hand_on(parsed, self._tick_arrival)
         self._schedule()

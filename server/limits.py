@@ -70,7 +70,11 @@ class ConnectionLimits:
 
     Before login: at most ``max_unauthenticated`` connections still logging in, in total,
     and ``max_unauthenticated_per_source`` from one address (in the spirit of OpenSSH's
-    ``MaxStartups``); more are closed at once. A wrong password costs the client
+    ``MaxStartups``); more are closed at once, but fairly: the last
+    ``unauthenticated_reserve`` places are kept for addresses with none logging in, and
+    when every place is taken an address holding more than its share gives up its oldest
+    silent one, or else a connection silent for ``silent_evict_s`` goes (see
+    :meth:`server.gate.ConnectionGate.connection_opened`). A wrong password costs the client
     ``auth_delay_s``, doubling with every failure up to ``auth_delay_max_s``; after
     ``auth_failures_to_block`` failures within ``auth_failure_window_s`` the address is
     turned away for ``block_s`` (like ``PerSourcePenalties``).
@@ -80,6 +84,11 @@ class ConnectionLimits:
     open for ``session_wait_s`` is closed; an address may open ``session_burst`` sessions at
     once and then one every ``session_interval_s``.
 
+    Places: the last ``places_for_known_keys`` of the server's sessions (at most a tenth of
+    them) are kept for players whose key the server knows (it played here, or is listed in
+    ``--authorized-keys``); guests (no key) from one network (/24, IPv6 /64) hold at most
+    ``guest_sessions_per_network`` sessions.
+
     On the event loop: at most ``apps_starting_at_once`` apps build their first screen at
     the same time (others wait in line, and are told so); one holds its place at most
     ``app_start_wait_s``.
@@ -87,6 +96,8 @@ class ConnectionLimits:
 
     max_unauthenticated: int = 64
     max_unauthenticated_per_source: int = 10
+    unauthenticated_reserve: int = 8
+    silent_evict_s: float = 5.0
     auth_delay_s: float = 0.5
     auth_delay_max_s: float = 8.0
     auth_failures_to_block: int = 10
@@ -97,6 +108,8 @@ class ConnectionLimits:
     session_wait_s: float = 5.0
     session_burst: int = 10
     session_interval_s: float = 2.0
+    places_for_known_keys: int = 30
+    guest_sessions_per_network: int = 64
     apps_starting_at_once: int = 2
     app_start_wait_s: float = 10.0
     sources_remembered: int = 10_000
@@ -108,7 +121,7 @@ class ConnectionLimits:
         many = 1_000_000
         return cls(max_unauthenticated=many, max_unauthenticated_per_source=many,
                    max_connections_per_source=many, max_sessions_per_source=many,
-                   session_burst=many)
+                   session_burst=many, guest_sessions_per_network=many)
 
 
 LIMIT_CLASSES = (SessionLimits, ConnectionLimits)

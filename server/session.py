@@ -16,6 +16,7 @@ import asyncssh
 from textual.app import App
 
 from engine.identity import Player
+from server.access_log import quoted
 from server.admission import AppSlots
 from server.app_guard import (
     ExitNotes,
@@ -72,7 +73,9 @@ class SessionHost(Protocol):
     task_factory: TaskFactory
     app_slots: AppSlots
 
-    def has_room(self) -> bool: ...
+    def room_for(self, session: GameSession) -> str | None:
+        """Why ``session`` finds no place (shown to its player), or None."""
+        ...
 
     def invite(self) -> str: ...  # the command friends type, the table's code after it
 
@@ -117,6 +120,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return now if isinstance(now, Player) else self._login
 
     @property
+    def closed(self) -> bool:
+        """Has this session's channel closed?"""
+        return self._lost
+
+    @property
     def where(self) -> tuple[str | None, bool]:
         """``(table code, seated)``: the table the game's session is at (None: the lobby,
         or no app yet) and whether they sit there or watch (the host's ``status``)."""
@@ -151,7 +159,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return True  # accepted so that a refusal can be explained in words
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("%s: refused subsystem %r", self.peer, subsystem[:40])
+        log.info("%s: refused subsystem %s", self.peer, quoted(subsystem))
         return False
 
     def session_started(self) -> None:
@@ -211,8 +219,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return NEEDS_TERMINAL
         if (reason := cannot_draw(self._term_type)) is not None:
             return reason
-        if not self._host.has_room():
-            return SERVER_FULL
+        if (full := self._host.room_for(self)) is not None:
+            return full
         self.join_code = code
         return None
 

@@ -19,6 +19,7 @@ from textual import events
 from textual.content import Content
 from textual.screen import Screen
 
+from lean_textual import internals as door
 from lean_textual.cached_lines import CachedLines
 
 Hint = tuple[str, str, str]
@@ -77,8 +78,8 @@ class KeyBar(CachedLines):
         # Read as they change (Textual's default posts each change to the bar's queue:
         # drawn a turn later, in a frame of its own). While the app holds its output back
         # (a new screen being built) they change at every mount and focus: read once when
-        # it lets go (the app's _end_batch publishes them again), not six times.
-        if not self.app._batch_count:
+        # it lets go (the app's batch_ended publishes them again), not six times.
+        if not door.in_batch(self.app):
             self.update_hints()
 
     def update_hints(self) -> None:

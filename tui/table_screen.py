@@ -93,10 +93,10 @@ class TableScreen(TableStage):
         Binding("g", "start", "Start game"),
         Binding("b", "add_bot", "Add bot"),
         Binding("d", "bot_level", "Bot level"),
-        Binding("x", "remove_seat", "Remove seat"),
+        Binding("x", "remove_seat", "Remove"),
         Binding("s", "sit", "Take a seat"),
         Binding("escape", "back", "Leave table"),
-        Binding("escape", "results", "Back to the results"),
+        Binding("escape", "results", "Results"),  # short: the bar fits 80 columns
         Binding("q", "leave", "Leave table", show=False),
     ]
 

@@ -363,7 +363,8 @@ async def _serve(options: argparse.Namespace) -> int:
             max_sessions=options.max_sessions,
             invite=invite,
         )
-        control = HostControl()
+        control = HostControl(seated=lambda player_id: any(
+            seat.player_id == player_id for table in hub.tables.values() for seat in table.seats))
         server = await start_server(factory, config, control)
         if new_key:
             _announce_new_key(key_path, server.host_key_fingerprint, first_start)

@@ -44,9 +44,11 @@ class LiveSession(Protocol):
 class HostControl:
     """Bans, kicks and the record of live sessions for one server."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time,
+                 seated: Callable[[str], bool] = lambda player_id: False) -> None:
         self._db: sqlite3.Connection | None = None
         self._clock = clock
+        self._seated = seated
         self._rows: dict[int, int] = {}  # id(session) -> live_sessions row
         self._shown: dict[int, tuple[Any, ...]] = {}
         """id(session) -> (player id, name, table code, seated), as the database has it"""
@@ -77,6 +79,19 @@ class HostControl:
         """The ban that keeps this client out, or None."""
         address, _ = split_peer(peer)
         return next((t for t in self._bans if host_db.matches(t, address, player_id)), None)
+
+    def known_player(self, player_id: str) -> bool:
+        """Has ``player_id`` finished a game here, or a seat at an open table (``seated``,
+        from the hub)?"""
+        if self._seated(player_id):
+            return True
+        if self._db is None:
+            return False
+        try:
+            return self._db.execute("SELECT 1 FROM game_players WHERE player_id = ? LIMIT 1",
+                                    (player_id,)).fetchone() is not None
+        except sqlite3.Error:
+            return False
 
     def session_began(self, session: LiveSession) -> None:
         if self._db is not None:

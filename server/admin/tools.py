@@ -109,17 +109,25 @@ def parse_age(text: str) -> float:
 # -- status ---------------------------------------------------------------------------------
 
 
-def open_tables(db: sqlite3.Connection, path: Path) -> list[Table]:
-    """Every open table as the server would rebuild it from the journal (read-only)."""
+def open_tables(db: sqlite3.Connection, path: Path) -> tuple[list[Table], dict[str, str]]:
+    """Every open table as the server would rebuild it from the journal (read-only), and
+    those it would set aside (code -> why), one bad table at a time, as it does."""
     from engine.hub import Hub
 
     hub = Hub(journal=None, seed="status")
-    reader = SqliteJournal(db, path, None, time.time)  # only read from: never closed
+    set_aside: dict[str, str] = {}
     try:
-        hub.replay(reader.records())
-    except JournalError as error:
-        raise HostToolError(str(error)) from None
-    return list(hub.tables.values())
+        reader = SqliteJournal(db, path, None, time.time)  # only read from: never closed
+        codes = list(reader.open_tables())
+    except (JournalError, sqlite3.DatabaseError) as error:
+        raise HostToolError(f"{path} cannot be read ({error}): move it away or restore "
+                            "a backup") from None
+    for code in codes:
+        try:
+            hub.replay(reader.table_records(code))
+        except Exception as error:
+            set_aside[code] = str(error) or type(error).__name__
+    return list(hub.tables.values()), set_aside
 
 
 def _table_line(table: Table, live: list[host_db.LiveSession]) -> str:
@@ -159,7 +167,7 @@ def status(data_dir: Path, out: TextIO, now: Callable[[], float] = time.time) ->
         print(f"Data: {path} ({size // 1024} KB)", file=out)
         print("Server: " + (f"running (process {pid})" if pid else "not running"), file=out)
         live = host_db.live_sessions(db) if pid else []
-        tables = open_tables(db, path)
+        tables, set_aside = open_tables(db, path)
         print(f"\nConnected ({len(live)}):", file=out)
         for s in live:
             print(f"  {s.name}  {s.who}  from {s.address}  since {_when(s.since)} "
@@ -168,6 +176,8 @@ def status(data_dir: Path, out: TextIO, now: Callable[[], float] = time.time) ->
         print(f"\nOpen tables ({len(tables)}, {playing} playing):", file=out)
         for table in tables:
             print(_table_line(table, live), file=out)
+        for code, why in set_aside.items():
+            print(f"  {code}  set aside: its journal cannot be replayed ({why})", file=out)
         bans = host_db.bans(db)
         print(f"\nBans ({len(bans)}):", file=out)
         for ban in bans:

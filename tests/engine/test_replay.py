@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 
@@ -13,10 +14,17 @@ from engine import rules
 from engine.bots import Bot
 from engine.cards import load_deck
 from engine.hub import Hub
-from engine.identity import Player
+from engine.identity import Player as Person
 from engine.journal import SqliteJournal, open_journal
 from engine.records import Records, open_records
-from engine.replay import Place, ReplayError, find_game, load_replay, past_games
+from engine.replay import (
+    Place,
+    ReplayError,
+    find_game,
+    load_replay,
+    past_games,
+    read_replay,
+)
 from engine.rules import Phase
 from engine.session import Session
 from engine.simulate import play_game
@@ -47,7 +55,7 @@ def journaled_hub(data: Path, seed: str = "replay") -> Hub:
 def seat_people(hub: Hub, names: list[str], bots: tuple[str, ...] = (),
                 options: TableOptions | None = None) -> tuple[Table, dict[int, Session]]:
     """``names`` sit down (the first hosts), then bots at ``bots`` levels."""
-    sessions = [hub.attach(Player(f"key:{name.lower()}", name)) for name in names]
+    sessions = [hub.attach(Person(f"key:{name.lower()}", name)) for name in names]
     code = sessions[0].create_table(options or TableOptions(turn_seconds=0, rounds=3))
     for session in sessions[1:]:
         session.join(code)
@@ -57,10 +65,16 @@ def seat_people(hub: Hub, names: list[str], bots: tuple[str, ...] = (),
     return table, {table.seat_of(s.player.id): s for s in sessions}  # type: ignore[misc]
 
 
-async def play_to_the_end(table: Table, people: dict[int, Session], seed: str) -> None:
-    """The people play by a bot's choices, through their sessions; bot seats move on the
-    hub's own timers. Returns when the game is over."""
-    brains = {seat: Bot(load_deck(), f"{seed}/{seat}") for seat in people}
+class Player(Protocol):
+    def act(self, view: rules.View, now_ms: int = 0) -> rules.Action | None: ...
+
+
+async def play_to_the_end(table: Table, people: dict[int, Session], seed: str,
+                          brain: Callable[[int], Player] | None = None) -> None:
+    """The people play by a bot's choices (or ``brain(seat)``'s), through their sessions;
+    bot seats move on the hub's own timers. Returns when the game is over."""
+    brains = {seat: brain(seat) if brain is not None else Bot(load_deck(), f"{seed}/{seat}")
+              for seat in people}
     people[min(people)].start()
     for _ in range(20_000):
         state = table.state
@@ -319,3 +333,12 @@ def test_an_endless_game_the_host_ended_mid_round_replays_with_that_round_unscor
         assert replay.records[-1]["record"] == "final"
     finally:
         hub.close()
+
+
+def test_a_worker_thread_reads_a_replay_on_a_connection_of_its_own(
+        played: tuple[Hub, Table], tmp_path: Path) -> None:
+    hub, table = played
+    db = journal_of(hub).connection
+    game = find_game(Records(db), table.code)
+    replay = asyncio.run(asyncio.to_thread(read_replay, tmp_path, game.game_id))
+    assert replay.records == load_replay(db, game).records

@@ -6,13 +6,46 @@ import asyncio
 import os
 from pathlib import Path
 
+from engine import rules
 from engine.records import Records
 from engine.replay import find_game, load_replay
+from engine.rules import Phase
 from engine.tables import TableOptions
 from engine.transcript import escape, markdown
 from tests.engine.test_replay import journal_of, journaled_hub, play_to_the_end, seat_people
 
 EXPECTED = Path(__file__).parent / "expected" / "transcript.md"
+
+
+class Scripted:
+    """Moves fixed by the round and the seat, whatever the bots would do: the transcript
+    changes only with the rules, the deck or the transcript itself. The first guesser
+    shouts Stop! after two items in round 1; plans carry markup and a mention."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def act(self, view: rules.View, now_ms: int = 0) -> rules.Action | None:
+        seat, n = self.seat, len(view.players)
+        match view.phase:
+            case Phase.PICKING if view.is_lead:
+                return rules.Pick(seat, len(view.picks), (view.round + len(view.picks)) % 4)
+            case Phase.PICKING if seat == view.guessers[0] and view.round == 1:
+                if not view.stop and len(view.picks) == 2:
+                    return rules.Shout(seat)
+                return rules.Guess(seat, 3) if view.can_guess() else None
+            case Phase.GUESSING if view.can_guess():
+                return rules.Guess(seat, 1 + (seat + view.round) % 4)
+            case Phase.REVEALING if seat == next(
+                    s for s in view.guessers if s not in view.revealed):
+                return rules.Reveal(seat, f"the *first* item [{seat}] then run, @everyone")
+            case Phase.LEAD_REVEAL if view.is_lead:
+                return rules.LeadReveal(seat, "" if view.round == 2 else "all _four_, in order")
+            case Phase.BEST_PLAN if view.is_lead:
+                return rules.BestPlan(seat, (seat + 1 + view.round) % n or 1)
+            case Phase.ROUND_OVER:
+                return rules.NextRound(seat)
+        return None
 
 
 def seeded_transcript(data: Path) -> str:
@@ -21,7 +54,7 @@ def seeded_transcript(data: Path) -> str:
     try:
         table, people = seat_people(hub, ["Ann_the*Great", "Bob", "Cy"], options=TableOptions(
             turn_seconds=0, rounds=2, best_plan=True))
-        asyncio.run(play_to_the_end(table, people, "transcript"))
+        asyncio.run(play_to_the_end(table, people, "transcript", brain=Scripted))
         db = journal_of(hub).connection
         return markdown(load_replay(db, find_game(Records(db), table.code)))
     finally:

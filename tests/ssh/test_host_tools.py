@@ -335,3 +335,39 @@ async def test_status_follows_a_guest_who_takes_their_seat_back(
     finally:
         control.close()
         hub.close()
+
+
+async def test_status_lists_a_table_the_server_would_set_aside_in_one_line(
+        tmp_path: Path) -> None:
+    """Found: status crashed with a traceback (IllegalAction, exit 1) whenever a table's
+    records could not be replayed."""
+    data = tmp_path / "data"
+    with open_journal(data) as journal:
+        journal.record("GOOD", 1, "create", {"seed": "s", "host": "key:a", "options": {}})
+        journal.record("BADD", 1, "create", {"seed": "s", "host": "key:a", "options": {}})
+        journal.record("BADD", 2, "move", {"action": {"type": "Pick", "seat": 0,
+                                                      "column": 99, "row": 0}, "bot": False})
+    status, text = await tool(host_tools.status, data)
+    assert status == 0
+    assert "Open tables (1, 0 playing)" in text and "  GOOD  waiting to start" in text
+    (line,) = [line for line in text.splitlines() if "BADD" in line]
+    assert line.startswith("  BADD  set aside: its journal cannot be replayed (")
+
+
+async def test_status_and_serve_explain_a_journal_missing_its_records_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found: a journal missing its records table made serve die with a raw traceback."""
+    data = tmp_path / "data"
+    _finish_a_game(data, 1_000.0)
+    db = sqlite3.connect(data / DB_NAME)
+    db.execute("DROP TABLE records")
+    db.commit()
+    db.close()
+    with pytest.raises(HostToolError, match="records table missing"):
+        await tool(host_tools.status, data)
+    from server.admin import cli
+
+    code = await asyncio.to_thread(cli.main, ["serve", "--data-dir", str(data), "--port", "0",
+                                              "--host", "127.0.0.1"])
+    said = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(said) == 1 and "records table missing" in said[0], said

@@ -388,7 +388,7 @@ async def test_help_shows_the_rules_and_the_keys_of_the_current_screen(hub: Hub)
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
         keys = text_of(app, "#help-keys")
-        assert "Add bot" in keys and "Remove seat" in keys and "Leave table" in keys
+        assert "Add bot" in keys and "Remove" in keys and "Leave table" in keys
         rules_text = text_of(app, "#help-rules")
         for words in ("Stop!", "Best plan", "share the victory", "3 agents play 6 rounds",
                       "starting on the lead's left"):
