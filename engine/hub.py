@@ -41,7 +41,7 @@ from engine.commands import (
     to_record,
 )
 from engine.errors import BrokenRule, IllegalAction, NotAllowed, NotSaved
-from engine.identity import Player
+from engine.identity import ChosenNames, Player
 from engine.rules import Action, Phase
 from engine.session import Session, call_safely
 from engine.tables import (
@@ -106,6 +106,7 @@ class Hub:
         as they are (for a person to look at) and never served; their codes stay taken."""
         self.records: Any | None = None  # engine.records.Records when journaled
         self.sessions: set[Session] = set()
+        self.names = ChosenNames()  # a name chosen in the lobby outlasts a reconnect
         self._lobby_version = 0
         self.codes = Codes(seed)
         self._replaying = False

@@ -60,6 +60,9 @@ class Seat:
     away_since: float | None = None
     botted: bool = False  # a bot plays for an absent human
     level: str = "normal"  # a bot seat's level (engine.bots.LEVELS), chosen by the host
+    draft: tuple[tuple[int, int], str] | None = None
+    """A plan half-written for (game, round): kept for the seat across a dropped
+    connection, in memory only (never journaled: it is not a move)."""
 
     @property
     def is_bot(self) -> bool:

@@ -4,6 +4,7 @@ person plays any more ends; a name and a half-written plan outlast a dropped con
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -104,3 +105,59 @@ async def test_a_spectator_does_not_wake_the_bots_of_a_table_nobody_plays_at(
         await asyncio.sleep(0.02)
     assert table.seq > moves + 2  # and the bots' after it
     hub.close()
+
+
+def test_a_name_chosen_in_the_lobby_outlasts_a_reconnect(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    alice = hub.attach(Player("key:alice", "alice"))
+    alice.rename("Alice")
+    alice.detach()
+    again = hub.attach(Player("key:alice", "alice"))  # the SSH user name again
+    assert again.player.name == "Alice"
+    assert hub.attach(Player("key:bob", "bob")).player.name == "bob"  # nobody else's
+
+
+def test_after_a_restart_a_player_is_called_what_their_seat_is(
+        plain_deck: SimpleNamespace, tmp_path: Path) -> None:
+    hub = make_hub(plain_deck, journal=open_journal(tmp_path))
+    sessions = seat_table(hub, 3)
+    sessions[1].rename("Bea")
+    hub.close()
+    again = make_hub(plain_deck, journal=open_journal(tmp_path))
+    again.replay(again.journal.records())  # type: ignore[union-attr]
+    assert again.attach(Player("key:1", "P1")).player.name == "Bea"
+    again.close()
+
+
+def test_a_guest_back_in_their_seat_takes_its_name_again(plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    host = hub.attach(Player("key:h", "H"))
+    guest = hub.attach(Player("guest:abc", "guest"))
+    code = host.create_table(NO_TIMER)
+    guest.join(code)
+    guest.rename("Gus")
+    host.add_bot()
+    host.start()
+    seat_code = guest.view().seat_code  # type: ignore[union-attr]
+    guest.detach()
+    back = hub.attach(Player("guest:new-token", "guest"))
+    back.reclaim(code, seat_code)
+    assert back.player.name == "Gus"
+
+
+def test_a_half_written_plan_is_kept_for_the_seat_until_the_round_ends(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    sessions = seat_table(hub, 3)
+    sessions[0].start()
+    table = sessions[0].table
+    assert table is not None and table.state is not None
+    guesser = next(s for s in sessions if s.seat in table.state.guessers)
+    guesser.keep_draft("First the ladder, then")
+    guesser.detach()
+    back = hub.attach(Player(guesser.player.id, "again"))
+    back.join(table.code)
+    assert back.draft() == "First the ladder, then"
+    assert hub.attach(Player("key:w", "W")).draft() == ""  # nobody else reads it
+    table.state = replace(table.state, round=table.state.round + 1)  # the round is over
+    assert back.draft() == ""
