@@ -127,9 +127,10 @@ class Timers:
         if (running is None or table.status != "playing" or table.state is None
                 or not table.sessions or not table.people_here()):
             # no person plays here now: the table waits for them (spectators watch it
-            # wait; bots never play for them alone)
+            # wait; bots never play for them alone); whoever comes back gets the turn's
+            # whole time (a turn stopped but still marked armed had no clock at all)
             stop(table)
-            table.deadline_ms = None
+            table.deadline_ms, table.timer_key = None, None
             return
         if any(s.bot_plays for s in table.seats):
             if self.bot_delay is None:

@@ -13,7 +13,7 @@ from engine.hub import Hub
 from engine.identity import Player
 from engine.journal import open_journal
 from engine.session import Session
-from engine.tables import Table
+from engine.tables import Table, TableOptions
 from tests.engine.test_hub import NO_TIMER, FirstRowBot, make_hub, seat_table
 
 
@@ -161,3 +161,20 @@ def test_a_half_written_plan_is_kept_for_the_seat_until_the_round_ends(
     assert hub.attach(Player("key:w", "W")).draft() == ""  # nobody else reads it
     table.state = replace(table.state, round=table.state.round + 1)  # the round is over
     assert back.draft() == ""
+
+
+async def test_a_person_back_at_a_table_that_waited_for_them_has_a_turn_clock_again(
+        plain_deck: SimpleNamespace) -> None:
+    hub = make_hub(plain_deck)
+    host = hub.attach(Player("key:host", "Host"))
+    host.create_table(TableOptions(turn_seconds=60))
+    host.add_bot()
+    host.add_bot()
+    host.start()
+    table = host.table
+    assert table is not None and table.deadline_ms is not None
+    host.leave()
+    assert table.deadline_ms is None and table.timer is None  # the table waits
+    host.join(table.code)
+    assert table.deadline_ms is not None and table.timer is not None
+    hub.close()
