@@ -14,7 +14,14 @@ from engine.identity import Player
 from engine.journal import open_journal
 from engine.session import Session
 from engine.tables import Table, TableOptions
-from tests.engine.test_hub import NO_TIMER, FirstRowBot, make_hub, seat_table
+from tests.engine.test_hub import (
+    NO_TIMER,
+    FirstRowBot,
+    guest_in_a_game,
+    make_hub,
+    seat_table,
+    started_table_of_four,
+)
 
 
 def test_players_hear_when_someone_starts_watching_and_see_how_many_watch(
@@ -130,15 +137,8 @@ def test_after_a_restart_a_player_is_called_what_their_seat_is(
 
 
 def test_a_guest_back_in_their_seat_takes_its_name_again(plain_deck: SimpleNamespace) -> None:
-    hub = make_hub(plain_deck)
-    host = hub.attach(Player("key:h", "H"))
-    guest = hub.attach(Player("guest:abc", "guest"))
-    code = host.create_table(NO_TIMER)
-    guest.join(code)
+    hub, _host, guest, code, seat_code = guest_in_a_game(plain_deck)
     guest.rename("Gus")
-    host.add_bot()
-    host.start()
-    seat_code = guest.view().seat_code  # type: ignore[union-attr]
     guest.detach()
     back = hub.attach(Player("guest:new-token", "guest"))
     back.reclaim(code, seat_code)
@@ -147,12 +147,9 @@ def test_a_guest_back_in_their_seat_takes_its_name_again(plain_deck: SimpleNames
 
 def test_a_half_written_plan_is_kept_for_the_seat_until_the_round_ends(
         plain_deck: SimpleNamespace) -> None:
-    hub = make_hub(plain_deck)
-    sessions = seat_table(hub, 3)
-    sessions[0].start()
-    table = sessions[0].table
-    assert table is not None and table.state is not None
-    guesser = next(s for s in sessions if s.seat in table.state.guessers)
+    hub, table, seats = started_table_of_four(plain_deck)
+    assert table.state is not None
+    guesser = seats[table.state.guessers[0]]
     guesser.keep_draft("First the ladder, then")
     guesser.detach()
     back = hub.attach(Player(guesser.player.id, "again"))
