@@ -90,10 +90,11 @@ def test_a_person_back_in_time_keeps_the_game(plain_deck: SimpleNamespace) -> No
 
 async def test_a_spectator_does_not_wake_the_bots_of_a_table_nobody_plays_at(
         plain_deck: SimpleNamespace) -> None:
-    hub, host, table = bots_and_one_person(plain_deck)
+    hub, host, table = bots_and_one_person(plain_deck, grace_seconds=0.02)
     await asyncio.sleep(0.05)  # with its person here, the bots play
     host.leave()
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.1)  # past the grace: a bot would play the person's seat too
+    assert table.seats[0].botted
     moves = table.seq
     watcher = hub.attach(Player("key:w", "Wes"))
     watcher.join(table.code)
