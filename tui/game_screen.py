@@ -287,6 +287,9 @@ class GameScreen(TableStage):
             return
         if plan.disabled:
             plan.disabled = False
+            if not plan.value and (draft := self.session.draft()):  # back after a drop
+                plan.value = draft
+                plan.cursor_position = len(draft)
         if moment != before and not plan.has_focus and not self._chat_input.has_focus:
             self.set_focus(plan)
 
@@ -350,6 +353,13 @@ class GameScreen(TableStage):
     def _count(self, event: Input.Changed) -> None:
         if self._counted != (event.input, event.value):  # not counted as it was typed
             self._keybar.update_hints()
+
+    @on(Input.Changed, "#plan")
+    def _keep_draft(self, event: Input.Changed) -> None:
+        """The plan as written so far outlasts a dropped connection (kept by the hub for
+        this seat; a seat code typed by a guest without a seat is no plan)."""
+        if self.view is not None and self.view.my_seat is not None:
+            self.session.keep_draft(event.value)
 
     def after_typing(self, field: Widget) -> None:
         # Only the count of characters left changes the key bar as a player types, and

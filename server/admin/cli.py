@@ -3,7 +3,8 @@
     mission-impractical serve [--host H] [--port 2222] [--data-dir DIR] [--public-name NAME]
                               [--host-key PATH] [--authorized-keys FILE] [--password PW]
                               [--max-sessions 300] [--log-level INFO] [--log-format text]
-                              [--deck DIR] [--limit NAME=VALUE ...] [--app-factory M:F]
+                              [--deck DIR] [--abandoned-minutes 5] [--limit NAME=VALUE ...]
+                              [--app-factory M:F]
     mission-impractical status | backup FILE | restore FILE | prune --older-than 90d
     mission-impractical kick WHO [--yes] | ban WHO [--reason TEXT] [--yes] | unban WHO
     mission-impractical export CODE [N] [--format json|md]
@@ -14,11 +15,11 @@
 Every option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
 MI_PUBLIC_NAME, MI_HOST_KEY, MI_AUTHORIZED_KEYS, MI_PASSWORD (better than ``--password``,
 which other users of the machine can see in the process list), MI_MAX_SESSIONS,
-MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK, MI_LIMITS (``a=1,b=2``, read before any ``--limit``,
-which wins), MI_APP_FACTORY (for development). The data directory defaults to systemd's
-``$STATE_DIRECTORY`` when set, else ``$XDG_DATA_HOME/mission-impractical``
-(``~/.local/share/mission-impractical``); the host key lives in it unless ``--host-key``
-says otherwise.
+MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK, MI_ABANDONED_MINUTES, MI_LIMITS (``a=1,b=2``, read
+before any ``--limit``, which wins), MI_APP_FACTORY (for development). The data directory
+defaults to systemd's ``$STATE_DIRECTORY`` when set, else
+``$XDG_DATA_HOME/mission-impractical`` (``~/.local/share/mission-impractical``); the host
+key lives in it unless ``--host-key`` says otherwise.
 """
 
 from __future__ import annotations
@@ -182,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--deck", type=Path, default=_env("MI_DECK"),
                        help="play with your own cards: a folder holding tasks.txt and "
                             "items.txt in the game's format, checked at start [MI_DECK]")
+    serve.add_argument("--abandoned-minutes", type=_positive,
+                       default=int(_env("MI_ABANDONED_MINUTES", "5") or 5),
+                       help="a game no person has played at for this long ends, bots and "
+                            "spectators or not (default 5) [MI_ABANDONED_MINUTES]")
     # -- limits (see docs/security.md) ---------------------------------------------------
     serve.add_argument("--limit", action="append", type=_limit, metavar="NAME=VALUE", default=[],
                        help="change one limit, e.g. --limit max_sessions_per_source=20"
@@ -344,7 +349,8 @@ async def _serve(options: argparse.Namespace) -> int:
         print(f"mission-impractical: {deck.fit_note()}", file=sys.stderr)
     try:
         keep_private(Path(options.data_dir))
-        hub = Hub.open(options.data_dir, deck=deck)
+        hub = Hub.open(options.data_dir, deck=deck,
+                       abandoned_seconds=options.abandoned_minutes * 60)
     except OSError as error:
         print(f"mission-impractical: data directory {options.data_dir}: {error}",
               file=sys.stderr)
