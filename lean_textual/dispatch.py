@@ -102,7 +102,10 @@ def _get_dispatch_methods(self: MessagePump, method_name: str, message: Message,
 
 
 def install() -> None:
-    """Use the remembered handlers in every message pump of this process (once)."""
+    """Use the remembered handlers in every message pump of this process (once).
+
+    Works around ``MessagePump._get_dispatch_methods`` walking both class hierarchies for
+    every message; retire when Textual caches that search."""
     global _installed
     if not _installed:
         door.replace_dispatch_search(_get_dispatch_methods)

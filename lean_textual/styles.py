@@ -80,7 +80,10 @@ def _key_of(variables: dict[str, str]) -> tuple[tuple[str, str], ...]:
 
 
 def share_parsed_css() -> None:
-    """Make every Stylesheet in the process share one cache of parsed rule sets."""
+    """Make every Stylesheet in the process share one cache of parsed rule sets.
+
+    Works around Textual giving each app a stylesheet that parses every source again;
+    retire when Textual caches parsed CSS for the process."""
     if door.rule_parsing_replaced():
         return
     door.replace_rule_parsing(_sharing_parse)
@@ -111,7 +114,10 @@ def _sharing_parse(parse_one: door.ParseRules) -> door.ParseRules:
 
 
 def keep_component_nodes() -> None:
-    """Make the stylesheet restyle a widget's component-class nodes in place."""
+    """Make the stylesheet restyle a widget's component-class nodes in place.
+
+    Works around Textual making new virtual nodes (reference cycles) on every restyle;
+    retire when Textual restyles them in place."""
     if door.component_restyle_replaced():
         return
 
@@ -206,7 +212,11 @@ def _path(node: DOMNode, pseudo: tuple[str, ...],
 
 
 def share_rule_matches() -> None:
-    """Make every Stylesheet in the process share what its rules matched, per node path."""
+    """Make every Stylesheet in the process share what its rules matched, per node path.
+
+    Works around Textual matching every rule against every node of every app (and calling
+    every rule's setter to store the result); retire when Textual shares matches between
+    stylesheets with the same rules."""
     if getattr(Stylesheet.apply, "_shared", False):
         return
     apply_one = Stylesheet.apply

@@ -16,10 +16,12 @@ import asyncio
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -50,6 +52,25 @@ def _characters_left(field: Input) -> int | None:
     if not limit or len(field.value) < limit * COUNT_NEAR:
         return None
     return limit - len(field.value)
+
+
+SPARED_FIRST = ("PgUp", "^e", "x", "?")
+"""Keys the key bar leaves out, in this order, when the hints do not fit its width (the
+help lists them all)."""
+
+
+def _fitted(hints: list[tuple[str, str, str]], width: int) -> list[tuple[str, str, str]]:
+    """``hints`` without the ones :data:`SPARED_FIRST` names, one by one, until they fit
+    ``width`` as the key bar draws them (`` key label ``)."""
+    def length(hint: tuple[str, str, str]) -> int:
+        key, label, _ = hint
+        return (cell_len(key) + 2 if key else 0) + (cell_len(label) + 1 if label else 0)
+
+    spared = list(SPARED_FIRST)
+    while width and sum(map(length, hints)) > width and spared:
+        key = spared.pop(0)
+        hints = [hint for hint in hints if hint[0] != key]
+    return hints
 
 
 def _number_bindings() -> list[BindingType]:
@@ -99,6 +120,8 @@ class GameScreen(TableStage):
         self._counted: tuple[Widget, object] | None = None  # a field, its value counted
         self._count_shown = False  # the key bar shows how many characters are left
         self._plan_moment: str | None = None  # turn_text.plan_moment, as last shown
+        self._keys_queued = 0  # keys bubbled up to this screen and not handled yet
+        self._takes_seat_code = False  # the plan's field takes a guest's seat code
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -240,7 +263,8 @@ class GameScreen(TableStage):
         never turns into moves: the focus never leaves the chat but by Esc, and a plan
         field closing under the player's keys hands them to the chat, not the board."""
         plan = self._plan
-        if self._reclaimable(view):  # the field takes a guest's seat code
+        self._takes_seat_code = self._reclaimable(view)
+        if self._takes_seat_code:  # the field takes a guest's seat code
             if plan.placeholder != turn_text.SEAT_CODE_PROMPT:
                 plan.placeholder = turn_text.SEAT_CODE_PROMPT
             if plan.disabled:
@@ -285,6 +309,9 @@ class GameScreen(TableStage):
                               else "send", ""))
                 if not field.value and not self._ready_to_go_on():
                     hints[-1] = ("Enter", "send (empty: board)", "")
+            elif self._takes_seat_code:
+                hints.append(("", " typing your seat code:", ""))
+                hints.append(("Enter", "sit back down", ""))
             else:
                 hints.append(("", " typing your plan:", ""))
                 if self._plan_moment == turn_text.PLAN_NOW:
@@ -308,7 +335,7 @@ class GameScreen(TableStage):
             if game.is_lead and phase is Phase.BEST_PLAN:
                 hints.append((f"1-{len(game.guessers)}", "best plan", ""))
             if self._ready_to_go_on():
-                hints.append(("Enter", "ready for the next round", "next_round"))
+                hints.append(("Enter", "next round", "next_round"))
         if not typing:
             if self._plan_moment is not None:  # left with Esc: Tab goes back to it
                 hints.append(("Tab", "your plan", ""))
@@ -320,7 +347,7 @@ class GameScreen(TableStage):
                 hints.append(("^e", "end game", "end_game"))
                 hints.append(("x", "remove", "remove_player"))
             hints.append(("l", "lobby", "leave"))
-        return hints
+        return _fitted(hints, self.size.width)
 
     @on(Input.Changed)
     def _count(self, event: Input.Changed) -> None:
@@ -381,6 +408,11 @@ class GameScreen(TableStage):
     # -- keys that carry their arrival time -------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
+        self._keys_queued = max(0, self._keys_queued - 1)
+        self.play_key(event)
+
+    def play_key(self, event: events.Key) -> None:
+        """Shout, or pick a row, if ``event`` is a key for that here."""
         if self._shouts(event):
             event.stop()
             event.prevent_default()
@@ -395,14 +427,21 @@ class GameScreen(TableStage):
         """A Stop! key is shouted from the app's own turn (the app calls this), as the
         lead's pick is (ItemGrid.take_key): forwarded, it would wait on the focused
         widget's queue, then bubble up to this screen's, and the race is decided by the
-        order of arrival. Only while nothing waits in either queue: keys of a burst keep
-        their order."""
+        order of arrival. Only while nothing waits in the focused widget's queue and no
+        key bubbled up into this screen's (counted by :meth:`post_message`, which is
+        public, where the queue's contents are not): keys of a burst keep their order."""
         focused = self.focused
-        if (not self._shouts(event) or self.message_queue_size
+        if (not self._shouts(event) or self._keys_queued
                 or (focused is not None and focused.message_queue_size)):
             return False
-        self.on_key(event)
+        self.play_key(event)
         return True
+
+    def post_message(self, message: Message) -> bool:
+        posted = super().post_message(message)
+        if posted and isinstance(message, events.Key):  # bubbled up from the focused widget
+            self._keys_queued += 1
+        return posted
 
     def _shouts(self, event: events.Key) -> bool:
         """Whether ``event`` is a Stop! this screen shouts (not a letter for the chat)."""

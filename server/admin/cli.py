@@ -31,6 +31,7 @@ import logging
 import os
 import signal
 import socket
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
@@ -46,7 +47,7 @@ from server.admin.log_limits import limit_repeats
 from server.admin.oplog import LOG_FORMATS, configure_logging
 from server.auth import AccessPolicy
 from server.context import AppFactory, SessionContext
-from server.host_keys import DEFAULT_HOST_KEY
+from server.host_keys import DEFAULT_HOST_KEY, copy_host_key
 from server.limits import build_limits, parse_limit
 from server.ssh_server import RESTARTING, GameServer, ServerConfig, start_server
 
@@ -108,15 +109,29 @@ def default_public_name() -> str:
 
 
 def host_key_path(options: argparse.Namespace) -> Path:
-    """``--host-key``, else the key in the data directory; a key left in ``./host_keys/``
-    by an older version is kept in use, so players' clients still recognise the server."""
+    """``--host-key``, else the key in the data directory. A key left in ``./host_keys/``
+    by an older version is copied there once (players' clients still recognise the
+    server), so the key no longer depends on the directory the server starts in."""
     if options.host_key is not None:
         return Path(options.host_key)
-    in_data = options.data_dir / HOST_KEY_NAME
+    in_data = Path(options.data_dir) / HOST_KEY_NAME
     if not in_data.exists() and DEFAULT_HOST_KEY.exists():
-        log.info("using the host key from an older version at %s", DEFAULT_HOST_KEY.resolve())
-        return DEFAULT_HOST_KEY
+        keep_private(in_data.parent)
+        copy_host_key(DEFAULT_HOST_KEY, in_data)
+        log.info("copied the host key of an older version from %s to %s",
+                 DEFAULT_HOST_KEY.resolve(), in_data.resolve())
     return in_data
+
+
+def keep_private(data_dir: Path) -> None:
+    """The data directory, made if missing, is its owner's alone (700), even if it was
+    made wider before (the journal holds names, chat and key fingerprints)."""
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    mode = stat.S_IMODE(data_dir.stat().st_mode)
+    if mode & 0o077:
+        log.warning("data directory %s was open to others (mode %o); set to 700",
+                    data_dir, mode)
+        data_dir.chmod(0o700)
 
 
 def _positive(text: str) -> int:
@@ -333,8 +348,13 @@ async def _serve(options: argparse.Namespace) -> int:
     if options.deck is not None:
         print(f"mission-impractical: {deck.fit_note()}", file=sys.stderr)
     try:
+        keep_private(Path(options.data_dir))
         hub = Hub.open(options.data_dir, deck=deck,
                        abandoned_seconds=options.abandoned_minutes * 60)
+    except OSError as error:
+        print(f"mission-impractical: data directory {options.data_dir}: {error}",
+              file=sys.stderr)
+        return 2
     except JournalError as error:  # a damaged database is reported, never replaced
         print(f"mission-impractical: {error}", file=sys.stderr)
         return 2
