@@ -42,7 +42,6 @@ from textual.app import App
 from textual.driver import Driver
 from textual.screen import Screen
 
-from engine.clock import now_ms
 from engine.hub import Hub
 from engine.identity import Player
 from engine.rules import Phase
@@ -358,7 +357,7 @@ async def _measure(hub: Hub, repeat: int) -> dict[str, float]:
         countdown = seat.app.screen.query_one(Countdown)
         if countdown._timer is not None:
             countdown._timer.cancel()
-        countdown.set_reactive(Countdown.deadline, now_ms() + 50_000)
+        countdown.set_reactive(Countdown.deadline, time.monotonic() * 1000 + 50_000)
         loop.call_soon(countdown._tick_in_turn)
     await quiet(1.0)
     last_minute: list[float] = []

@@ -16,6 +16,7 @@ import asyncio
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -51,6 +52,25 @@ def _characters_left(field: Input) -> int | None:
     if not limit or len(field.value) < limit * COUNT_NEAR:
         return None
     return limit - len(field.value)
+
+
+SPARED_FIRST = ("PgUp", "^e", "x", "?")
+"""Keys the key bar leaves out, in this order, when the hints do not fit its width (the
+help lists them all)."""
+
+
+def _fitted(hints: list[tuple[str, str, str]], width: int) -> list[tuple[str, str, str]]:
+    """``hints`` without the ones :data:`SPARED_FIRST` names, one by one, until they fit
+    ``width`` as the key bar draws them (`` key label ``)."""
+    def length(hint: tuple[str, str, str]) -> int:
+        key, label, _ = hint
+        return (cell_len(key) + 2 if key else 0) + (cell_len(label) + 1 if label else 0)
+
+    spared = list(SPARED_FIRST)
+    while width and sum(map(length, hints)) > width and spared:
+        key = spared.pop(0)
+        hints = [hint for hint in hints if hint[0] != key]
+    return hints
 
 
 def _number_bindings() -> list[BindingType]:
@@ -101,6 +121,7 @@ class GameScreen(TableStage):
         self._count_shown = False  # the key bar shows how many characters are left
         self._plan_moment: str | None = None  # turn_text.plan_moment, as last shown
         self._keys_queued = 0  # keys bubbled up to this screen and not handled yet
+        self._takes_seat_code = False  # the plan's field takes a guest's seat code
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -242,7 +263,8 @@ class GameScreen(TableStage):
         never turns into moves: the focus never leaves the chat but by Esc, and a plan
         field closing under the player's keys hands them to the chat, not the board."""
         plan = self._plan
-        if self._reclaimable(view):  # the field takes a guest's seat code
+        self._takes_seat_code = self._reclaimable(view)
+        if self._takes_seat_code:  # the field takes a guest's seat code
             if plan.placeholder != turn_text.SEAT_CODE_PROMPT:
                 plan.placeholder = turn_text.SEAT_CODE_PROMPT
             if plan.disabled:
@@ -265,6 +287,9 @@ class GameScreen(TableStage):
             return
         if plan.disabled:
             plan.disabled = False
+            if not plan.value and (draft := self.session.draft()):  # back after a drop
+                plan.value = draft
+                plan.cursor_position = len(draft)
         if moment != before and not plan.has_focus and not self._chat_input.has_focus:
             self.set_focus(plan)
 
@@ -284,6 +309,9 @@ class GameScreen(TableStage):
                               else "send", ""))
                 if not field.value and not self._ready_to_go_on():
                     hints[-1] = ("Enter", "send (empty: board)", "")
+            elif self._takes_seat_code:
+                hints.append(("", " typing your seat code:", ""))
+                hints.append(("Enter", "sit back down", ""))
             else:
                 hints.append(("", " typing your plan:", ""))
                 if self._plan_moment == turn_text.PLAN_NOW:
@@ -307,7 +335,7 @@ class GameScreen(TableStage):
             if game.is_lead and phase is Phase.BEST_PLAN:
                 hints.append((f"1-{len(game.guessers)}", "best plan", ""))
             if self._ready_to_go_on():
-                hints.append(("Enter", "ready for the next round", "next_round"))
+                hints.append(("Enter", "next round", "next_round"))
         if not typing:
             if self._plan_moment is not None:  # left with Esc: Tab goes back to it
                 hints.append(("Tab", "your plan", ""))
@@ -319,12 +347,19 @@ class GameScreen(TableStage):
                 hints.append(("^e", "end game", "end_game"))
                 hints.append(("x", "remove", "remove_player"))
             hints.append(("l", "lobby", "leave"))
-        return hints
+        return _fitted(hints, self.size.width)
 
     @on(Input.Changed)
     def _count(self, event: Input.Changed) -> None:
         if self._counted != (event.input, event.value):  # not counted as it was typed
             self._keybar.update_hints()
+
+    @on(Input.Changed, "#plan")
+    def _keep_draft(self, event: Input.Changed) -> None:
+        """The plan as written so far outlasts a dropped connection (kept by the hub for
+        this seat; a seat code typed by a guest without a seat is no plan)."""
+        if self.view is not None and self.view.my_seat is not None:
+            self.session.keep_draft(event.value)
 
     def after_typing(self, field: Widget) -> None:
         # Only the count of characters left changes the key bar as a player types, and

@@ -959,6 +959,7 @@ async def test_a_guest_watching_a_game_where_their_seat_waits_types_the_seat_cod
         assert "Had a seat here? Type your seat code below" in text
         field = app.screen.query_one("#plan", Input)
         assert field.has_focus and "seat code" in field.placeholder  # one step: just type
+        assert ("", " typing your seat code:", "") in app.screen.key_hints()
         await pilot.press(*seat_code.lower(), "enter")
         await pilot.pause()
         assert back.view().my_seat == 0
@@ -989,3 +990,14 @@ async def test_a_guest_finds_their_seat_code_in_the_round_summary() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert f"Your seat code: {ann.view().seat_code}" in screen_text(app)
+
+
+async def test_the_hosts_key_bar_fits_80_columns_in_every_role() -> None:
+    for seed in ("a", "b", "c"):  # the host leads in some games, guesses in others
+        table = make_table(3, seed=seed)
+        host = GameHost(table.sessions[0])
+        async with host.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            bar = host.screen.query_one(KeyBar).plain.rstrip()
+            assert len(bar) <= 80 and "…" not in bar, bar
+            assert bar.endswith("l lobby"), bar

@@ -144,6 +144,9 @@ async def test_opening_and_sending_a_chat_line_repaints_no_whole_screen(
         assert app.focused is not before and app.focused.id == "chat-input"
         await guesser.press(*"hi", "enter")
         await settle(pilots)
+        assert app.focused.id == "chat-input"  # the chat keeps the keys after Enter
+        await guesser.press("escape")
+        await settle(pilots)
         assert app.focused is before
         assert any("hi" in line.text for line in table.hub.tables[table.code].chat)
         assert full[0] == 0
