@@ -21,7 +21,7 @@ from pathlib import Path
 from bench.journal import play, seat_table
 from engine.hub import Hub
 from engine.journal import DB_NAME, open_journal
-from server.host_tools import prune
+from server.admin.tools import prune
 
 
 def _sizes(path: Path) -> tuple[int, int, int]:

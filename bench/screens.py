@@ -15,7 +15,8 @@ It prints, for a table of four at 100x30:
 - a chat line seen by the table;
 - the turn passing to the reveals (the last guess hidden): CPU for the whole table;
 - a step of the turn's countdown on every seat;
-- a seated player who does nothing, with a turn timer running: CPU per second.
+- a seated player who does nothing, with a turn timer running: CPU per second, early in
+  the turn and in its last minute (where the countdown ticks every second).
 
 Frames are fitted to a 256-colour terminal, as the server fits them for most clients.
 
@@ -352,6 +353,18 @@ async def _measure(hub: Hub, repeat: int) -> dict[str, float]:
                 loop.call_soon(countdown._tick_in_turn)  # as its timer calls it
             await quiet(0.1)
     figures["countdown step, table of four (ms)"] = statistics.median(step_cpu)
+    for seat in seats:  # the turn's last minute, where the countdown ticks every second
+        countdown = seat.app.screen.query_one(Countdown)
+        if countdown._timer is not None:
+            countdown._timer.cancel()
+        countdown.set_reactive(Countdown.deadline, time.monotonic() * 1000 + 50_000)
+        loop.call_soon(countdown._tick_in_turn)
+    await quiet(1.0)
+    last_minute: list[float] = []
+    with cpu_ms(last_minute):
+        await asyncio.sleep(5.0)
+    figures["idle seated player, the turn's last minute (ms CPU/s)"] = (
+        last_minute[0] / 5.0 / len(seats))
     for seat in seats:
         await seat.stop()
     return figures

@@ -147,7 +147,8 @@ def _parse_line(line: str, where: str) -> Card:
                         f"expected {MIN_TAGS} to {MAX_TAGS}")
     unknown = sorted(set(tags) - TAGS)
     if unknown:
-        raise DeckError(f"{where}: {name!r} has unknown tag(s) {', '.join(unknown)}")
+        raise DeckError(f"{where}: {name!r} has unknown tag(s) {', '.join(unknown)}"
+                        f" (known tags: {', '.join(sorted(TAGS))})")
     if len(set(tags)) != len(tags):
         raise DeckError(f"{where}: {name!r} repeats a tag")
     return Card(name, frozenset(tags))

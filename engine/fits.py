@@ -39,7 +39,7 @@ class Fits:
     of tags a task and an item share. An unknown card fits nothing (0)."""
 
     def __init__(self, tags: Mapping[str, frozenset[str]],
-                 table: Mapping[str, array] | None = None, items: Sequence[str] = ()) -> None:
+                 table: Mapping[str, array[int]] | None = None, items: Sequence[str] = ()) -> None:
         self._tags = tags
         self._table = dict(table) if table is not None else None
         self._index = {name: k for k, name in enumerate(items)}
@@ -67,7 +67,7 @@ def parse_fits(text: str, tasks: Iterable[str], items: Iterable[str],
     """A fit file's text as :class:`Fits` for the deck of ``tasks`` and ``items``;
     :class:`FitError` if it is malformed or misses a card of the deck."""
     order: list[str] | None = None
-    table: dict[str, array] = {}
+    table: dict[str, array[int]] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):

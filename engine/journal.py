@@ -34,10 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.journal_writer import JournalWriter, Write
+from engine.text import inert_payload
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no advisory lock, one server by trust
+    # mypy: the module or None where it does not exist (checked before each use)
     fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
@@ -113,7 +115,7 @@ def _migrate_to_v1(db: sqlite3.Connection) -> None:
 
 def _migrate_to_v2(db: sqlite3.Connection) -> None:
     """Version 2: what the host's tools share with the running server (see
-    ``server/host_control.py``). ``live_sessions`` is who is connected now (the server
+    ``server/admin/control.py``). ``live_sessions`` is who is connected now (the server
     writes it, ``mission-impractical status`` reads it); ``bans`` holds banned key
     fingerprints (``key:SHA256:...``) and addresses (``address:203.0.113.9``); ``kicks``
     are requests the server picks up, carries out and marks done."""
@@ -141,7 +143,24 @@ def _migrate_to_v2(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
-MIGRATIONS: list[Migration] = [_migrate_to_v1, _migrate_to_v2]
+def _migrate_to_v3(db: sqlite3.Connection) -> None:
+    """Version 3: a game ended before its first round was scored is no game (it counted as
+    a shared win for every seat before): remove the ones already stored."""
+    unplayed = ("SELECT id FROM games WHERE json_valid(result) AND"
+                " coalesce(json_array_length(result, '$.rounds'), 0) = 0")
+    db.execute(f"DELETE FROM game_players WHERE game_id IN ({unplayed})")
+    db.execute(f"DELETE FROM games WHERE id IN ({unplayed})")
+
+
+def _migrate_to_v4(db: sqlite3.Connection) -> None:
+    """Version 4: where each connected person is, for ``status``: ``table_code`` is the
+    table their screen shows (NULL: the lobby), ``seated`` whether they have a seat there
+    (else they watch)."""
+    db.execute("ALTER TABLE live_sessions ADD COLUMN table_code TEXT")
+    db.execute("ALTER TABLE live_sessions ADD COLUMN seated INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS: list[Migration] = [_migrate_to_v1, _migrate_to_v2, _migrate_to_v3, _migrate_to_v4]
 """``MIGRATIONS[v]`` moves a database from version ``v`` to ``v + 1``; append, never edit."""
 
 
@@ -179,6 +198,7 @@ def open_journal(data_dir: Path | str = DEFAULT_DATA_DIR, *, synchronous: str = 
             _check(db, path)
             _set_modes(db, path, mode)
             _migrate(db, path)
+            check_tables(db, path)
         except BaseException:
             db.close()
             raise
@@ -259,6 +279,22 @@ def _check(db: sqlite3.Connection, path: Path) -> None:
         raise JournalError(f"{path} was written by a newer version (schema {version}; this "
                            f"version knows up to {schema_version()}): upgrade the server, or "
                            "restore a backup")
+
+
+REQUIRED_TABLES = ("tables", "records", "games", "game_players")
+"""The tables every journal holds, since schema 1 (a file missing one is damaged)."""
+
+
+def check_tables(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse, in one line, a journal of this schema that lacks one of its tables."""
+    try:
+        names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    except sqlite3.DatabaseError as error:
+        raise _damaged(path, str(error)) from error
+    missing = [name for name in REQUIRED_TABLES if name not in names]
+    if missing:
+        raise _damaged(path, f"its {', '.join(missing)} table{'s' * (len(missing) > 1)} "
+                             "missing")
 
 
 def _set_modes(db: sqlite3.Connection, path: Path, synchronous: str) -> None:
@@ -393,11 +429,14 @@ class SqliteJournal:
     # -- writing ---------------------------------------------------------------------------
 
     def record(self, code: str, seq: int, kind: str, payload: dict[str, Any]) -> None:
-        """Store one accepted command durably; when this returns, the command survives a
-        crash or a power cut. ``seq`` must follow the table's last one (``"create"`` is 1):
-        a gap means the hub and the journal disagree, and the record is refused rather than
-        stored in a history that would replay differently. A ``"close"`` record also closes
-        the table (see :meth:`close_table`)."""
+        """Store one accepted command durably. Without a writer thread the command is
+        committed (``synchronous=FULL``) when this returns, and survives a crash or a power
+        cut; in write-behind mode (:meth:`write_behind`, the server's) it is only queued
+        for the writer's next commit, and the hub tells nobody of it until that commit is
+        reported (:meth:`engine.hub.Hub.changed`). ``seq`` must follow the table's last
+        one (``"create"`` is 1): a gap means the hub and the journal disagree, and the record
+        is refused rather than stored in a history that would replay differently. A
+        ``"close"`` record also closes the table (see :meth:`close_table`)."""
         self._usable()
         text = _encode(payload, f"the payload of {kind!r} at table {code}")
         now = self._clock()
@@ -446,8 +485,11 @@ class SqliteJournal:
         name)`` by seat; ``result`` is :func:`engine.rules.game_summary`'s (``scores`` by
         seat and ``winners`` as seat numbers are required; ``rounds`` is kept as it is).
         Idempotent: recording the same ``game_no`` of the same table again stores nothing,
-        so the hub may call it again after a restart to be sure."""
+        so the hub may call it again after a restart to be sure. A game ended before its
+        first round was scored (no ``rounds``) counts for nobody: nothing is stored."""
         self._usable()
+        if not result.get("rounds"):
+            return
         entry = self._open.get(code)
         if entry is None:
             raise JournalError(f"table {code} is not open in {self.path}: cannot record its "
@@ -534,8 +576,8 @@ class SqliteJournal:
                 raise JournalError(f"{self.path}: table {code} has a broken history at "
                                    f"record {seq} ({kind}): move the file away or restore "
                                    "a backup")
-            try:
-                payload = json.loads(text)
+            try:  # player text was cleaned as it was written; a crafted file's is cleaned here
+                payload = inert_payload(json.loads(text))
             except ValueError as error:
                 raise JournalError(f"{self.path}: table {code} record {seq} is not JSON "
                                    f"({error})") from error

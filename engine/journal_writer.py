@@ -1,7 +1,7 @@
 """The journal's writes, committed off the event loop, many to a commit.
 
 A commit with ``synchronous=FULL`` waits for the disk to say the bytes are down (an
-fsync): 0.2-0.3 ms median on this machine's SSD, tens of milliseconds on an SD card or a
+fsync): a fraction of a millisecond on an SSD, tens of milliseconds on an SD card or a
 busy disk. Made on the loop, every player on the server waits for it. A
 :class:`JournalWriter` is a thread with its own connection to the journal. The loop hands
 it each write, in order, as a function of a connection; the thread commits everything
@@ -35,7 +35,7 @@ from engine.text import plural
 
 log = logging.getLogger(__name__)
 
-Write = Callable[[sqlite3.Connection], None]
+Write = Callable[[sqlite3.Connection], object]
 """One write: statements run on the writer's connection inside its transaction."""
 
 _STOP = object()

@@ -195,7 +195,8 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], obj: str, rng: random.Ran
     need = _tags(deck, task)
     animate = "animal" in need or obj.split()[-1] in _ANIMATE
     chosen: list[list[str]] = []
-    taken, taken_list = _Said(()), []  # this plan's jobs: none inside another either
+    taken = _Said(())  # this plan's jobs: none inside another either
+    taken_list: list[str] = []
     for item in items:
         offer = _tags(deck, item)
         ranked = list(deck.jobs.get(item, ()))

@@ -1,9 +1,9 @@
 """The rulebook as a pure state machine.
 
-``apply(state, action)`` returns ``(new_state, events)`` or raises :class:`IllegalAction`
-with a message a player can read; the state it was given is never changed (states are
-frozen). Randomness comes only from the table's seed, so a journal of actions replays to
-exactly the same game.
+``apply(state, action)`` returns ``(new_state, events)`` or raises
+:class:`engine.errors.BrokenRule` (an :class:`IllegalAction`) with a message a player can
+read; the state it was given is never changed (states are frozen). Randomness comes only
+from the table's seed, so a journal of actions replays to exactly the same game.
 
 Seats are numbered clockwise: the player to the *left* of seat ``s`` is ``s + 1`` (mod n).
 
@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
+from engine.errors import BrokenRule
+from engine.errors import IllegalAction as IllegalAction  # callers catch it here
 from engine.text import PLAN_MAX, clean_text, join_names
 
 TASKS_ON_BAR = 4
@@ -29,10 +31,6 @@ STARTING_POINTS = 1
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8  # 6-8 is our house rule: each player leads once
 ROUNDS_BY_PLAYERS = {3: 6, 4: 8, 5: 5}
-
-
-class IllegalAction(Exception):
-    """An action the rules do not allow now; ``str(error)`` is meant for the player."""
 
 
 class Phase(StrEnum):
@@ -189,7 +187,8 @@ class State:
     grid: tuple[tuple[str, ...], ...]  # grid[column][row]
     picks: tuple[int, ...] = ()
     stop: tuple[int, ...] = ()
-    stop_at_ms: int | None = None
+    stop_at_ms: int | None = None  # the earliest holder's arrival stamp
+    stop_stamps: tuple[int, ...] = ()  # each holder's, in the order of ``stop``
     stop_picks: int = 0  # items down when Stop! was first shouted
     guesses: tuple[int | None, ...] = ()
     plans: tuple[str, ...] = ()
@@ -265,7 +264,7 @@ def _draw(
     while len(drawn) < count:
         if not pile_l:
             if not discard_l:
-                raise IllegalAction(f"the {kind} deck has run out of cards")
+                raise BrokenRule(f"the {kind} deck has run out of cards")
             pile_l = discard_l
             discard_l = []
             _rng(seed, "reshuffle", kind, shuffles).shuffle(pile_l)
@@ -287,11 +286,11 @@ def new_game(
     options = options or Options()
     seed = str(seed)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise IllegalAction(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        raise BrokenRule(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
     if len(set(tasks)) < 2 * TASKS_ON_BAR or len(set(items)) < 2 * COLUMNS * ROWS:
-        raise IllegalAction("the deck is too small to play")
+        raise BrokenRule("the deck is too small to play")
     if options.rounds is not None and options.rounds < 0:
-        raise IllegalAction("the number of rounds cannot be negative")
+        raise BrokenRule("the number of rounds cannot be negative")
     task_pile = list(tasks)
     item_pile = list(items)
     _rng(seed, "setup", "tasks").shuffle(task_pile)
@@ -331,16 +330,16 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """Check ``action`` against the rules and return the new state and its public events."""
     if not isinstance(action, Pick | Shout | Guess | Reveal | LeadReveal | BestPlan
                       | NextRound | EndGame):
-        raise IllegalAction(f"unknown action {type(action).__name__}")
+        raise BrokenRule(f"unknown action {type(action).__name__}")
     for name, value in action.__dict__.items():
         if name not in ("plan",) and not _is_int(value):
-            raise IllegalAction(f"{name} must be a whole number, not {value!r}")
+            raise BrokenRule(f"{name} must be a whole number, not {value!r}")
         if name == "plan" and not isinstance(value, str):
-            raise IllegalAction("a plan is text")
+            raise BrokenRule("a plan is text")
     if not 0 <= action.seat < state.n:
-        raise IllegalAction(f"there is no seat {action.seat!r} at this table")
+        raise BrokenRule(f"there is no seat {action.seat!r} at this table")
     if state.phase is Phase.GAME_OVER:
-        raise IllegalAction("the game is over")
+        raise BrokenRule("the game is over")
     match action:
         case Pick():
             return _pick(state, action)
@@ -371,19 +370,19 @@ def _name(state: State, seat: int) -> str:
 
 def _pick(state: State, a: Pick) -> tuple[State, list[Event]]:
     if a.seat != state.lead:
-        raise IllegalAction(f"only the lead agent, {_name(state, state.lead)}, picks items")
+        raise BrokenRule(f"only the lead agent, {_name(state, state.lead)}, picks items")
     if state.phase is not Phase.PICKING:
-        raise IllegalAction("all four items are already chosen")
+        raise BrokenRule("all four items are already chosen")
     if state.stopper_pending:
         pending = [_name(state, s) for s in state.stopper_pending]
         who = join_names(pending)
         hiding = "is hiding a guess" if len(pending) == 1 else "are hiding their guesses"
-        raise IllegalAction(f"wait: {who} shouted Stop! and {hiding}")
+        raise BrokenRule(f"wait: {who} shouted Stop! and {hiding}")
     expected = len(state.picks)
     if a.column != expected:
-        raise IllegalAction(f"items are chosen left to right: pick from column {expected + 1}")
+        raise BrokenRule(f"items are chosen left to right: pick from column {expected + 1}")
     if not 0 <= a.row < ROWS:
-        raise IllegalAction(f"column {expected + 1} has rows 1 to {ROWS}")
+        raise BrokenRule(f"column {expected + 1} has rows 1 to {ROWS}")
     picks = (*state.picks, a.row)
     item = state.grid[a.column][a.row]
     events = [Event("pick", moves_text("pick", _name(state, a.seat), (item,)), a.seat, item)]
@@ -396,37 +395,57 @@ def _pick(state: State, a: Pick) -> tuple[State, list[Event]]:
 
 
 def _shout(state: State, a: Shout) -> tuple[State, list[Event]]:
+    """The earliest arrival stamp holds the token, and shouts stamped within the table's
+    tie window after it share it. A shout stamped before the holder's (its app was busy, so
+    it reached the table late) takes the token over while the race is still open: no
+    holder has hidden a guess yet; holders stamped within the tie window of it keep a
+    share. See "The Stop! race" in docs/architecture.md."""
     if a.seat == state.lead:
-        raise IllegalAction("the lead agent cannot shout Stop!")
+        raise BrokenRule("the lead agent cannot shout Stop!")
     if state.phase is not Phase.PICKING:
-        raise IllegalAction("too late: Stop! only works before the 4th item is chosen")
+        raise BrokenRule("too late: Stop! only works before the 4th item is chosen")
     if a.seat in state.stop:
-        raise IllegalAction("you already hold the stop token")
-    if state.stop:
-        assert state.stop_at_ms is not None
-        within = 0 <= a.at_ms - state.stop_at_ms <= state.options.stop_tie_window_ms
-        if not within or len(state.picks) != state.stop_picks:
-            holder = ", ".join(_name(state, s) for s in state.stop)
-            raise IllegalAction(f"{holder} shouted Stop! first")
-        text = f"{_name(state, a.seat)} shouted Stop! at the same moment: they share the token"
-        return (replace(state, stop=(*state.stop, a.seat)),
+        raise BrokenRule("you already hold the stop token")
+    name = _name(state, a.seat)
+    if not state.stop:
+        return (replace(state, stop=(a.seat,), stop_at_ms=a.at_ms, stop_stamps=(a.at_ms,),
+                        stop_picks=len(state.picks)),
+                [Event("stop", f"{name} shouts STOP! and takes the stop token", a.seat)])
+    assert state.stop_at_ms is not None
+    holder = join_names([_name(state, s) for s in state.stop])
+    tie = state.options.stop_tie_window_ms
+    if a.at_ms < state.stop_at_ms:
+        if state.stopper_pending != state.stop or len(state.picks) != state.stop_picks:
+            raise BrokenRule(f"too late: {holder} took the stop token before your Stop! "
+                             "reached the table")
+        kept = [(s, t) for s, t in zip(state.stop, state.stop_stamps, strict=True)
+                if t - a.at_ms <= tie]
+        text = f"{name} shouted Stop! first and takes the stop token from {holder}"
+        if kept:
+            text = (f"{name} shouted Stop! first and shares the stop token with "
+                    f"{join_names([_name(state, s) for s, _t in kept])}")
+        return (replace(state, stop=(a.seat, *(s for s, _t in kept)), stop_at_ms=a.at_ms,
+                        stop_stamps=(a.at_ms, *(t for _s, t in kept))),
                 [Event("stop", text, a.seat)])
-    text = f"{_name(state, a.seat)} shouts STOP! and takes the stop token"
-    return (replace(state, stop=(a.seat,), stop_at_ms=a.at_ms, stop_picks=len(state.picks)),
+    if a.at_ms - state.stop_at_ms > tie or len(state.picks) != state.stop_picks:
+        raise BrokenRule(f"{holder} shouted Stop! first")
+    text = f"{name} shouted Stop! at the same moment: they share the token"
+    return (replace(state, stop=(*state.stop, a.seat),
+                    stop_stamps=(*state.stop_stamps, a.at_ms)),
             [Event("stop", text, a.seat)])
 
 
 def _guess(state: State, a: Guess) -> tuple[State, list[Event]]:
     if a.seat == state.lead:
-        raise IllegalAction("the lead agent knows the task and does not guess")
+        raise BrokenRule("the lead agent knows the task and does not guess")
     if state.phase not in (Phase.PICKING, Phase.GUESSING):
-        raise IllegalAction("guesses are already being revealed")
+        raise BrokenRule("guesses are already being revealed")
     if state.guesses[a.seat] is not None:
-        raise IllegalAction("your guess is hidden already and cannot change")
+        raise BrokenRule("your guess is hidden already and cannot change")
     if state.phase is Phase.PICKING and a.seat not in state.stop:
-        raise IllegalAction("wait until all four items are down, or shout Stop! first")
+        raise BrokenRule("wait until all four items are down, or shout Stop! first")
     if a.card not in GUESS_CARDS:
-        raise IllegalAction("guess with a card from 1 to 4")
+        raise BrokenRule("guess with a card from 1 to 4")
     guesses = list(state.guesses)
     guesses[a.seat] = a.card
     new = replace(state, guesses=tuple(guesses))
@@ -456,17 +475,18 @@ def _maybe_reveal(state: State, events: list[Event]) -> State:
 def _reveal(state: State, a: Reveal) -> tuple[State, list[Event]]:
     if state.phase is not Phase.REVEALING:
         if a.seat == state.lead and state.phase is Phase.LEAD_REVEAL:
-            raise IllegalAction("as lead agent you reveal the task, not a guess")
-        raise IllegalAction("it is not time to reveal guesses")
+            raise BrokenRule("as lead agent you reveal the task, not a guess")
+        raise BrokenRule("it is not time to reveal guesses")
     turn = state.next_revealer
     if a.seat != turn:
         assert turn is not None
-        raise IllegalAction(f"it is {_name(state, turn)}'s turn to reveal")
+        raise BrokenRule(f"it is {_name(state, turn)}'s turn to reveal")
     plan = clean_text(a.plan, PLAN_MAX)
     plans = list(state.plans)
     plans[a.seat] = plan
     revealed = (*state.revealed, a.seat)
     card = state.guesses[a.seat]
+    # mypy: a seat that reveals has hidden a guess (rules checked it): card is not None
     text = f"{_name(state, a.seat)} reveals {card}: {state.tasks[card - 1]}"  # type: ignore[operator]
     events = [Event("reveal", text, a.seat)]
     if plan:
@@ -477,9 +497,9 @@ def _reveal(state: State, a: Reveal) -> tuple[State, list[Event]]:
 
 def _lead_reveal(state: State, a: LeadReveal) -> tuple[State, list[Event]]:
     if a.seat != state.lead:
-        raise IllegalAction("only the lead agent reveals the task")
+        raise BrokenRule("only the lead agent reveals the task")
     if state.phase is not Phase.LEAD_REVEAL:
-        raise IllegalAction("the task is revealed after every guess is shown")
+        raise BrokenRule("the task is revealed after every guess is shown")
     plan = clean_text(a.plan, PLAN_MAX)
     plans = list(state.plans)
     plans[a.seat] = plan
@@ -496,11 +516,11 @@ def _lead_reveal(state: State, a: LeadReveal) -> tuple[State, list[Event]]:
 
 def _best_plan(state: State, a: BestPlan) -> tuple[State, list[Event]]:
     if a.seat != state.lead:
-        raise IllegalAction("only the lead agent names the best plan")
+        raise BrokenRule("only the lead agent names the best plan")
     if state.phase is not Phase.BEST_PLAN:
-        raise IllegalAction("the best plan is named after the task is revealed")
+        raise BrokenRule("the best plan is named after the task is revealed")
     if a.choice not in state.guessers:
-        raise IllegalAction("name one of the other players")
+        raise BrokenRule("name one of the other players")
     # The choice is the lead's move and the first line it logs (a bot lead's "(bot)" tag
     # goes on this line, never on a player's points).
     events = [Event("best_plan", f"{_name(state, a.seat)} names {_name(state, a.choice)}'s "
@@ -581,7 +601,7 @@ def _finish(state: State, events: list[Event]) -> tuple[State, list[Event]]:
 
 def _next_round(state: State, a: NextRound) -> tuple[State, list[Event]]:
     if state.phase is not Phase.ROUND_OVER:
-        raise IllegalAction("the round is not over yet")
+        raise BrokenRule("the round is not over yet")
     # Step 6: discard the bar and draw four new tasks; replace the chosen items in place.
     bar, t_pile, t_discard, shuffles = _draw(
         state.task_pile, (*state.task_discard, *state.tasks), TASKS_ON_BAR,
@@ -605,6 +625,7 @@ def _next_round(state: State, a: NextRound) -> tuple[State, list[Event]]:
         picks=(),
         stop=(),
         stop_at_ms=None,
+        stop_stamps=(),
         stop_picks=0,
         guesses=(None,) * state.n,
         plans=("",) * state.n,
@@ -735,15 +756,16 @@ def action_to_dict(action: Action) -> dict[str, object]:
 
 
 def action_from_dict(data: dict[str, object]) -> Action:
-    """The inverse of :func:`action_to_dict`; malformed data raises :class:`IllegalAction`."""
+    """The inverse of :func:`action_to_dict`; malformed data raises :class:`BrokenRule`."""
     fields = dict(data)
     cls = _ACTION_TYPES.get(str(fields.pop("type", "")))
     if cls is None:
-        raise IllegalAction(f"unknown action {data.get('type')!r}")
+        raise BrokenRule(f"unknown action {data.get('type')!r}")
     try:
+        # mypy: the action classes of _ACTION_TYPES are looked up by name, typed as type[Any]
         return cls(**fields)  # type: ignore[no-any-return]
     except TypeError as error:
-        raise IllegalAction(f"malformed {cls.__name__}: {error}") from None
+        raise BrokenRule(f"malformed {cls.__name__}: {error}") from None
 
 
 def game_summary(state: State) -> dict[str, object]:

@@ -1,20 +1,39 @@
-"""One connected person's handle on the hub."""
+"""One connected person's handle on the hub, and what it needs of the hub
+(:class:`SessionHost`: the hub is one, and a test may pass another)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import asdict, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import Any, Protocol
 
 from engine import rules
-from engine.identity import Player
-from engine.rules import Action, IllegalAction, Phase
-from engine.tables import PlayerHistory, Table, TableOptions, TableSummary, TableView, now_ms
-from engine.text import CHAT_MAX, clean_name, clean_text
-
-if TYPE_CHECKING:
-    from engine.hub import Hub
+from engine.clock import now_ms
+from engine.commands import (
+    AddBot,
+    BotLevel,
+    Chat,
+    Command,
+    Join,
+    Leave,
+    Reclaim,
+    Remove,
+    Rename,
+    SetOptions,
+)
+from engine.errors import BrokenRule, NotAllowed, TooFast
+from engine.identity import ChosenNames, Player
+from engine.rules import Action, Phase
+from engine.tables import (
+    PRESENCE,
+    PlayerHistory,
+    Table,
+    TableOptions,
+    TableSummary,
+    TableView,
+)
+from engine.text import CHAT_MAX, PLAN_MAX, clean_name, clean_text
 
 log = logging.getLogger(__name__)
 
@@ -22,17 +41,60 @@ CHAT_BURST = 5  # chat lines one person may send at once...
 CHAT_INTERVAL_MS = 2000  # ...and then one per this long
 
 
+class SessionHost(Protocol):
+    """What a session needs of the hub (:class:`engine.hub.Hub`)."""
+
+    tables: dict[str, Table]  # by code
+    sessions: set[Session]  # every attached session
+    names: ChosenNames  # the name each person chose last
+    records: Any | None  # engine.records.Records, when games are kept
+
+    def find(self, code: str) -> Table: ...
+
+    def create_table(self, options: TableOptions, host: Player) -> Table: ...
+
+    def new_seat_code(self) -> str: ...
+
+    # a table changes only through these
+    def command(self, table: Table, command: Command) -> None: ...
+
+    def start(self, table: Table) -> None: ...
+
+    def submit(self, table: Table, action: Action, session: Session | None = None,
+               at_ms: float | None = None) -> None: ...
+
+    # who is here
+    def reconnect(self, table: Table, seat: int) -> None: ...
+
+    def away(self, table: Table, seat: int, why: str) -> None: ...
+
+    def changed(self, table: Table) -> None: ...
+
+    def forget_if_empty(self, table: Table) -> None: ...
+
+
 class Session:
     """One connected person's handle on the hub. All methods run on the hub's loop."""
 
-    def __init__(self, hub: Hub, player: Player, on_change: Callable[[], None],
+    def __init__(self, hub: SessionHost, player: Player, on_change: Callable[[], None],
                  on_notice: Callable[[str], None]) -> None:
         self.hub = hub
-        self.player = replace(player, name=clean_name(player.name) or "agent")
+        self.player = replace(player, name=self._kept_name(hub, player)
+                              or clean_name(player.name) or "agent")
         self.on_change = on_change
         self.on_notice = on_notice
         self.table: Table | None = None
         self._chat_budget, self._chat_at = float(CHAT_BURST), now_ms()
+
+    @staticmethod
+    def _kept_name(hub: SessionHost, player: Player) -> str | None:
+        """The name this person chose before they reconnected: the one they chose last
+        while the server ran, else (after a restart) the name of their seat at a table."""
+        chosen = hub.names.get(player.id)
+        if chosen is not None:
+            return chosen
+        return next((seat.name for table in hub.tables.values() for seat in table.seats
+                     if seat.player_id == player.id), None)
 
     # -- what the session sees ------------------------------------------------------------
 
@@ -50,7 +112,7 @@ class Session:
                              tuple(records.recent_games(limit)))
 
     def view(self) -> TableView | None:
-        return None if self.table is None else self.hub.table_view(self.table, self)
+        return None if self.table is None else self.table.view_for(self.player.id)
 
     @property
     def seat(self) -> int | None:
@@ -61,18 +123,19 @@ class Session:
     def rename(self, name: str) -> str:
         cleaned = clean_name(name)
         if not cleaned:
-            raise IllegalAction("a name needs at least one visible character")
+            raise BrokenRule("a name needs at least one visible character")
         self.player = replace(self.player, name=cleaned)
+        self.hub.names.chose(self.player.id, cleaned)
         if self.table is not None and self.seat is not None:
-            self.hub.command(self.table, "rename", {"player": self.player.id, "name": cleaned})
+            self.hub.command(self.table, Rename(self.player.id, cleaned))
         return cleaned
 
     def create_table(self, options: TableOptions | None = None) -> str:
         self.leave()
         table = self.hub.create_table((options or TableOptions()).checked(), self.player)
         self._enter(table)
-        self.hub.command(table, "join", {"player": self.player.id, "name": self.player.name,
-                                          "seat_code": self.hub.new_seat_code()})
+        self.hub.command(table, Join(self.player.id, self.player.name,
+                                     self.hub.new_seat_code()))
         return table.code
 
     def join(self, code: str, *, spectate: bool = False) -> None:
@@ -80,9 +143,9 @@ class Session:
         if self.table is table and self.seat is not None:
             return
         if self.player.id in table.removed:
-            raise IllegalAction(f"the host removed you from table {table.code}")
+            raise NotAllowed(f"the host removed you from table {table.code}")
         if self._kept_out_of(table):
-            raise IllegalAction(f"table {table.code}'s host removed a player from your "
+            raise NotAllowed(f"table {table.code}'s host removed a player from your "
                                 "address: no new guest from there may join or watch")
         if self.table is not table:
             self.leave()
@@ -92,12 +155,19 @@ class Session:
             self.hub.reconnect(table, seat)
             return
         if spectate or table.status == "playing" or len(table.seats) >= table.options.max_seats:
+            self._note_watching(table)
             self.hub.changed(table)
             if not spectate:
                 self.on_notice("the game has started or the table is full: you are watching")
             return
-        self.hub.command(table, "join", {"player": self.player.id, "name": self.player.name,
-                                          "seat_code": self.hub.new_seat_code()})
+        self.hub.command(table, Join(self.player.id, self.player.name,
+                                     self.hub.new_seat_code()))
+
+    def _note_watching(self, table: Table) -> None:
+        """The players hear that someone watches (once, if they come and go)."""
+        line = f"{self.player.name} is watching"
+        if not table.log or table.log[-1].text != line:
+            table.note(line, PRESENCE)
 
     def _kept_out_of(self, table: Table) -> bool:
         """A keyless guest without a seat at ``table``, from an address a removed player
@@ -150,17 +220,19 @@ class Session:
                          if not seat.is_bot and wanted and seat.seat_code == wanted), None)
 
         if seat_index() is None:
-            raise IllegalAction("no seat at that table has this seat code")
+            raise BrokenRule("no seat at that table has this seat code")
         if self.table is not table:
             self.leave()
             self._enter(table)
         i = seat_index()  # leaving may have moved the seats along
         if i is None:
-            raise IllegalAction("no seat at that table has this seat code")
+            raise BrokenRule("no seat at that table has this seat code")
         # The guest takes back the seat's identity, not only the seat: one person in the
         # records (hall of fame, their own record) and still the host if they were
-        self.player = replace(self.player, id=table.seats[i].player_id)
-        self.hub.command(table, "reclaim", {"seat": i, "player": self.player.id})
+        # and the seat's name, the one they chose
+        self.player = replace(self.player, id=table.seats[i].player_id,
+                              name=table.seats[i].name)
+        self.hub.command(table, Reclaim(i, self.player.id))
         self.hub.reconnect(table, i)
 
     def leave(self) -> None:
@@ -184,32 +256,49 @@ class Session:
         still_here = keep_if_other_terminal and any(s.seat == seat for s in table.sessions)
         if seat is not None and not still_here:
             if table.status != "playing":
-                self.hub.command(table, "leave", {"seat": seat})
+                self.hub.command(table, Leave(seat))
             else:
                 self.hub.away(table, seat, why)
         self.hub.changed(table)
         self.hub.forget_if_empty(table)
 
+    def keep_draft(self, text: str) -> None:
+        """The plan this player is writing, kept for their seat until the round ends: a
+        dropped connection does not lose it (see :meth:`draft`)."""
+        table, seat = self.table, self.seat
+        if table is None or seat is None or table.state is None:
+            return
+        table.seats[seat].draft = ((table.games, table.state.round), text[:PLAN_MAX])
+
+    def draft(self) -> str:
+        """The plan this player had begun for this round, or ``""``."""
+        table, seat = self.table, self.seat
+        if table is None or seat is None or table.state is None:
+            return ""
+        kept = table.seats[seat].draft
+        return kept[1] if kept is not None and kept[0] == (table.games,
+                                                           table.state.round) else ""
+
     def set_options(self, options: TableOptions) -> None:
         table = self._hosting()
         if table.status == "playing":
-            raise IllegalAction("options can be changed between games")
-        self.hub.command(table, "options", asdict(options.checked()))
+            raise BrokenRule("options can be changed between games")
+        self.hub.command(table, SetOptions(options.checked()))
 
     def add_bot(self, level: str = "normal") -> None:
         table = self._hosting()
         if table.status == "playing":
-            raise IllegalAction("bots join between games")
+            raise BrokenRule("bots join between games")
         if len(table.seats) >= table.options.max_seats:
-            raise IllegalAction("the table is full")
-        self.hub.command(table, "add_bot", {"level": level})
+            raise BrokenRule("the table is full")
+        self.hub.command(table, AddBot(level))
 
     def set_bot_level(self, seat: int, level: str) -> None:
         """The host makes the bot in ``seat`` play easy, normal or sharp."""
         table = self._hosting()
         if table.status == "playing":
-            raise IllegalAction("bot levels change between games")
-        self.hub.command(table, "bot_level", {"seat": seat, "level": level})
+            raise BrokenRule("bot levels change between games")
+        self.hub.command(table, BotLevel(seat, level))
 
     def remove_seat(self, seat: int) -> None:
         """The host removes a seat: before a game it is given up (its player watches);
@@ -217,14 +306,14 @@ class Session:
         goes back to the lobby, not to come back to this table."""
         table = self._hosting()
         if not 0 <= seat < len(table.seats):
-            raise IllegalAction("there is no such seat")
+            raise BrokenRule("there is no such seat")
         removed = table.seats[seat].player_id
         if removed == self.player.id:
-            raise IllegalAction("leave the table instead of removing yourself")
+            raise BrokenRule("leave the table instead of removing yourself")
         if table.status == "playing":
             self._remove_player(table, seat)
             return
-        self.hub.command(table, "leave", {"seat": seat})
+        self.hub.command(table, Leave(seat))
         for other in list(table.sessions):
             if other.player.id == removed:
                 other.on_notice("the host gave your seat away: you are watching this table")
@@ -232,11 +321,10 @@ class Session:
     def _remove_player(self, table: Table, seat: int) -> None:
         gone = table.seats[seat].player_id
         if table.seats[seat].is_bot:
-            raise IllegalAction("a bot's seat stays in the game: only people are removed")
+            raise BrokenRule("a bot's seat stays in the game: only people are removed")
         addresses = sorted({other.player.address for other in self.hub.sessions
                             if other.player.id == gone and other.player.address})
-        self.hub.command(table, "remove", {"seat": seat, "by": self.player.id,
-                                            "addresses": addresses})
+        self.hub.command(table, Remove(seat, self.player.id, tuple(addresses)))
         for other in list(table.sessions):
             if other.player.id == gone:
                 other.leave()
@@ -246,7 +334,7 @@ class Session:
     def start(self) -> None:
         table = self._hosting()
         if table.status == "playing":
-            raise IllegalAction("the game is already running")
+            raise BrokenRule("the game is already running")
         self.hub.start(table)
 
     def chat(self, text: str) -> None:
@@ -257,9 +345,9 @@ class Session:
         state = table.state
         if (table.status == "playing" and state is not None and seat == state.lead
                 and state.phase is Phase.PICKING):
-            raise IllegalAction("the lead agent stays silent while picking items")
+            raise BrokenRule("the lead agent stays silent while picking items")
         self._spend_chat_budget()
-        self.hub.command(table, "chat", {"seat": seat, "text": cleaned})
+        self.hub.command(table, Chat(seat, cleaned))
 
     def _spend_chat_budget(self) -> None:
         now = now_ms()
@@ -267,7 +355,7 @@ class Session:
                                 self._chat_budget + (now - self._chat_at) / CHAT_INTERVAL_MS)
         self._chat_at = now
         if self._chat_budget < 1:
-            raise IllegalAction("slow down: wait a moment before your next chat line")
+            raise TooFast("slow down: wait a moment before your next chat line")
         self._chat_budget -= 1
 
     # -- moves -----------------------------------------------------------------------------
@@ -297,7 +385,7 @@ class Session:
     def play(self, action: Action) -> None:
         """Any engine move for this player's own seat (bots and tests speak in actions)."""
         if action.seat != self.seat:
-            raise IllegalAction("that move is for another seat")
+            raise NotAllowed("that move is for another seat")
         at_ms = action.at_ms if isinstance(action, rules.Shout) else None
         if isinstance(action, rules.EndGame):
             self.end_game()
@@ -307,7 +395,7 @@ class Session:
     def end_game(self) -> None:
         table = self._hosting()
         if table.status != "playing":
-            raise IllegalAction("no game is running")
+            raise BrokenRule("no game is running")
         self._move(rules.EndGame)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -318,23 +406,23 @@ class Session:
 
     def _seated(self) -> tuple[Table, int]:
         if self.table is None:
-            raise IllegalAction("join a table first")
+            raise BrokenRule("join a table first")
         seat = self.seat
         if seat is None:
-            raise IllegalAction("spectators watch: take a seat to play")
+            raise NotAllowed("spectators watch: take a seat to play")
         return self.table, seat
 
     def _hosting(self) -> Table:
         if self.table is None:
-            raise IllegalAction("join a table first")
+            raise BrokenRule("join a table first")
         if self.table.host_id != self.player.id:
-            raise IllegalAction("only the table's host can do that")
+            raise NotAllowed("only the table's host can do that")
         return self.table
 
     def _move(self, make: Callable[[int], Action], at_ms: float | None = None) -> None:
         table, seat = self._seated()
         if table.status != "playing" or table.state is None:
-            raise IllegalAction("no game is running at this table")
+            raise BrokenRule("no game is running at this table")
         self.hub.submit(table, make(seat), self, at_ms)
 
 

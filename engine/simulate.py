@@ -10,16 +10,10 @@ against bots, bots against a lead who picks by meaning, and a perfect guesser wh
 shouts against three bots.
 
 With ``--json`` it also writes one JSON object per line to standard output (the summary then
-goes to standard error), enough to audit a game against the rulebook without the code:
-
-* ``game``: seed, players, bot levels, the resolved number of rounds, the Stop! tie
-  window, the best plan rule and the first lead agent;
-* ``round``: as each round starts, its lead, the four tasks, the 16-item grid
-  (``grid[column][row]``) and the secret card;
-* ``action``: each accepted action with the public events it caused;
-* ``points``: as each round ends, every point change in the order applied (zeros
-  included) with the seat's running score, each seat's change and the scores;
-* ``final``: the scores and the winners.
+goes to standard error), enough to audit a game against the rulebook without the code: the
+records of :mod:`engine.audit` (``game``, ``round``, ``action``, ``points``, ``final``); the
+``game`` header gives the seed, players, bot levels, the resolved number of rounds, the
+Stop! tie window, the best plan rule and the first lead agent.
 """
 
 from __future__ import annotations
@@ -32,9 +26,11 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol, TextIO
+from dataclasses import dataclass, field
+from typing import Protocol, TextIO
 
+from engine.audit import AuditLog, Record
+from engine.blind_read import BLIND_PLAYERS, BlindRound, summary_lines
 from engine.bots import DEFAULT_LEVEL, LEVELS, Bot
 from engine.cards import Deck, load_deck
 from engine.plain_reader import PlainReader
@@ -49,13 +45,10 @@ from engine.rules import (
     RoundResult,
     State,
     View,
-    action_to_dict,
     apply,
     new_game,
     view_for,
 )
-
-Record = dict[str, Any]
 
 STEP_MS = 1000  # simulated time between two actions (far apart: no Stop! ties)
 MAX_STEPS_PER_ROUND = 200  # a guard against bots that stop answering
@@ -110,39 +103,6 @@ def _next_action(state: State, bots: Sequence[Player], now_ms: int, rng: random.
     return None
 
 
-def _action_record(game: int, round_no: int, action: Action, texts: list[str]) -> Record:
-    return {"record": "action", "game": game, "round": round_no,
-            **action_to_dict(action), "events": texts}
-
-
-def _round_record(game: int, state: State) -> Record:
-    return {"record": "round", "game": game, "round": state.round, "lead": state.lead,
-            "tasks": list(state.tasks), "grid": [list(column) for column in state.grid],
-            "secret": state.secret}
-
-
-def _points_record(game: int, result: RoundResult, before: Sequence[int]) -> Record:
-    """The round's point changes in the order applied, then a 0 for each seat that got
-    none (a wrong guess, a lead nobody found), each with the seat's running score."""
-    running = list(before)
-    changes = []
-    for line in result.lines:
-        running[line.seat] += line.points
-        changes.append({**asdict(line), "score": running[line.seat]})
-    scored = {line.seat for line in result.lines}
-    for seat in range(len(before)):
-        if seat not in scored:
-            reason = ("lead agent: no correct guess" if seat == result.lead else
-                      "no guess" if result.guesses[seat] is None else "wrong guess")
-            changes.append({"seat": seat, "points": 0, "reason": reason,
-                            "score": running[seat]})
-    return {"record": "points", "game": game, "round": result.round, "secret": result.secret,
-            "task": result.task, "items": list(result.items), "guesses": list(result.guesses),
-            "stop": list(result.stop), "best_plan": result.best_plan, "changes": changes,
-            "deltas": [result.delta(s) for s in range(len(before))],
-            "scores": list(result.scores)}
-
-
 @dataclass(frozen=True)
 class Lineup:
     """Who plays a simulated game: a bot level per seat (the last one repeats), whether
@@ -186,14 +146,14 @@ def play_game(
         bots[lineup.perfect_seat] = PerfectGuesser(Bot(deck, f"{seed}/perfect"),
                                                    lambda: current[0].secret)
     order = random.Random(f"{seed}/order")
-    records: list[Record] = [{
+    log = AuditLog(game, {
         "record": "game", "game": game, "seed": seed, "players": names,
         "levels": [lineup.level(s) for s in range(players)],
         "perfect_seat": lineup.perfect_seat, "lead_by_words": lineup.lead_by_words,
         "rounds": state.total_rounds, "rounds_option": options.rounds,
         "best_plan": options.best_plan, "stop_tie_window_ms": options.stop_tie_window_ms,
         "first_lead": state.lead,
-    }, _round_record(game, state)]
+    }, state)
     steps, limit = 0, MAX_STEPS_PER_ROUND * (state.total_rounds or 1)
     while state.phase is not Phase.GAME_OVER:
         if lineup.perfect_seat is not None:
@@ -202,17 +162,10 @@ def play_game(
         steps += 1
         if action is None or steps > limit:
             raise Stalled(f"game {seed}: no bot moves in {state.phase} of round {state.round}")
-        before, round_no, finished = state.scores, state.round, len(state.history)
-        state, events = apply(state, action)
-        records.append(_action_record(game, round_no, action, [e.text for e in events]))
-        if len(state.history) > finished:
-            records.append(_points_record(game, state.history[-1], before))
-        if state.round != round_no:
-            records.append(_round_record(game, state))
-    records.append({"record": "final", "game": game, "seed": seed,
-                    "scores": list(state.scores), "winners": list(state.winners()),
-                    "rounds": len(state.history)})
-    return state, records
+        after, events = apply(state, action)
+        log.add(state, action, events, after)
+        state = after
+    return state, log.finish(state, seed)
 
 
 @functools.cache
@@ -373,10 +326,26 @@ def figures(games: int, seed: str | int, options: Options) -> str:
              "bets that paid; plans 4: plans naming all four items; reader: a reader of the",
              "card words (never the tags) finds the bot lead's task; perfect: share of games",
              "the perfect guesser wins or shares."]
-    from engine.blind_read import summary_lines  # (it plays games through this module)
-
     rows += summary_lines()
     return "\n".join(rows)
+
+
+def make_rounds(count: int, seed: str, level: str = "normal",
+                deck: Deck | None = None) -> list[BlindRound]:
+    """``count`` rounds led by ``level`` bots for a blind read (:mod:`engine.blind_read`):
+    the first round of each of ``count`` games."""
+    deck = deck or load_deck()
+    rounds = []
+    for game in range(count):
+        game_id = game_seed(seed, game)
+        state, _ = play_game(BLIND_PLAYERS, game_id, deck, Options(rounds=1),
+                             lineup=Lineup((level,)))
+        result = state.history[0]
+        grid = tuple(tuple(column) for column in result.grid)
+        picks = tuple(grid[c].index(item) for c, item in enumerate(result.items))
+        rounds.append(BlindRound(game + 1, game_id, tuple(result.tasks), grid, picks,
+                                 result.secret))
+    return rounds
 
 
 def _write_lines(out: TextIO, records: Iterable[Record]) -> None:

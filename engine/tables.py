@@ -8,26 +8,20 @@ game, secrets removed) or, in the lobby, a :class:`TableSummary`.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine import rules
-from engine.rules import Action, IllegalAction, State, View
+from engine.errors import BrokenRule
+from engine.identity import Player
+from engine.rules import Action, State, View
 
-if TYPE_CHECKING:
-    from engine.session import Session
-
-CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud
 MAX_SEATS = 8
 LOG_LINES = 200
 CHAT_LINES = 100
-
-
-def now_ms() -> float:
-    """The hub's clock, shared with the SSH driver's arrival stamps."""
-    return time.monotonic() * 1000
+PRESENCE = "presence"  # the log's kind for who comes and goes (not journaled)
 
 
 @dataclass(frozen=True)
@@ -47,13 +41,13 @@ class TableOptions:
 
     def checked(self) -> TableOptions:
         if self.rounds is not None and not 0 <= self.rounds <= 99:
-            raise IllegalAction("rounds must be between 1 and 99, or endless")
+            raise BrokenRule("rounds must be between 1 and 99, or endless")
         if not 0 <= self.stop_tie_window_ms <= 2000:
-            raise IllegalAction("the stop tie window is 0 to 2000 ms")
+            raise BrokenRule("the stop tie window is 0 to 2000 ms")
         if not (self.turn_seconds == 0 or 15 <= self.turn_seconds <= 600):
-            raise IllegalAction("turn timers are off, or 15 to 600 seconds")
+            raise BrokenRule("a turn timer is off (0) or 15 to 600 seconds")
         if not rules.MIN_PLAYERS <= self.max_seats <= MAX_SEATS:
-            raise IllegalAction(f"a table seats {rules.MIN_PLAYERS} to {MAX_SEATS}")
+            raise BrokenRule(f"a table seats {rules.MIN_PLAYERS} to {MAX_SEATS}")
         return self
 
 
@@ -66,6 +60,9 @@ class Seat:
     away_since: float | None = None
     botted: bool = False  # a bot plays for an absent human
     level: str = "normal"  # a bot seat's level (engine.bots.LEVELS), chosen by the host
+    draft: tuple[tuple[int, int], str] | None = None
+    """A plan half-written for (game, round): kept for the seat across a dropped
+    connection, in memory only (never journaled: it is not a move)."""
 
     @property
     def is_bot(self) -> bool:
@@ -141,6 +138,21 @@ class PlayerHistory:
     recent: tuple[Any, ...]  # GameSummary, newest first
 
 
+class Occupant(Protocol):
+    """What a table knows of someone at it: a seated player or a spectator
+    (:class:`engine.session.Session` is one)."""
+
+    player: Player
+    table: Table | None
+    on_change: Callable[[], None]  # their view changed: ask for it again
+    on_notice: Callable[[str], None]  # a line for them alone
+
+    @property
+    def seat(self) -> int | None: ...
+
+    def leave(self) -> None: ...
+
+
 @dataclass
 class Table:
     code: str
@@ -152,17 +164,19 @@ class Table:
     played_by: tuple[str, ...] = ()
     """Who held each seat of the game in ``state`` (a finished game's seats may have been
     left and taken since: its results say "you" only to those who played it)."""
-    status: str = "lobby"
+    status: str = "lobby"  # "playing", "finished"; "closed" once served no more
     games: int = 0
     seq: int = 0
     version: int = 0
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
-    sessions: set[Session] = field(default_factory=set)
+    sessions: set[Occupant] = field(default_factory=set)
     deadline_ms: float | None = None
     timer: asyncio.TimerHandle | None = None
     bot_tick: asyncio.TimerHandle | None = None
-    settle: list[tuple[float, int, Session | None, Action]] | None = None
+    # the Stop! settle window, while open: the moves held (arrival stamp, order, who, move)
+    settle: list[tuple[float, int, Occupant | None, Action]] | None = None
+    settle_timer: asyncio.TimerHandle | None = None
     bots: dict[int, Any] = field(default_factory=dict)
     # at human pace: per bot seat, the moment of the game it is thinking about and when
     # (hub clock, ms) it will move
@@ -175,6 +189,11 @@ class Table:
     removed: set[str] = field(default_factory=set)
     # the addresses they were connected from: a new guest from one may not come in either
     removed_from: set[str] = field(default_factory=set)
+
+    def people_here(self) -> bool:
+        """Whether a person sits here and is connected (a spectator is no player: a
+        table of bots that only spectators look at waits, and in time ends)."""
+        return any(not s.is_bot and s.connected for s in self.seats)
 
     def waiting_ready(self) -> tuple[int, ...]:
         """The connected people who have not said they are ready for the next round."""
@@ -190,6 +209,74 @@ class Table:
                 return i
         return None
 
+    def name_of(self, player_id: str) -> str:
+        seat = self.seat_of(player_id)
+        return "-" if seat is None else self.seats[seat].name
+
+    def game_seat(self, player: str, seat: int | None) -> int | None:
+        """``player``'s seat in the table's game: their table seat, unless the game is over
+        and they did not play it (they took a seat someone left)."""
+        if seat is None or self.status != "finished":
+            return seat
+        played = seat < len(self.played_by) and self.played_by[seat] == player
+        return seat if played else None
+
+    def note(self, text: str, kind: str = "info", by_bot: bool = False) -> None:
+        """A line in the table's log."""
+        self.log.append(LogLine(text, kind, by_bot))
+
+    def note_move(self, event: rules.Event, by_bot: bool) -> None:
+        """A pick or a hidden guess joins the line of the moves of its kind before it ("Bob
+        marks Fork · Rope"): the board shows each move as it is made, and a line per move
+        scrolled the plans out of a small log, and scrolled every seat's log (a quarter of
+        the cost of drawing a pick). A bot's move for an absent player keeps a line of its
+        own, marked "(bot)". Picks in one line are always one lead's: a new round logs a
+        line first.
+
+        Lines about who is here (:data:`PRESENCE`) are not journaled: the fold reaches past
+        them and the folded line moves below them, so that a replay, which has none, logs
+        the same."""
+        log = self.log
+        at = len(log) - 1
+        while at >= 0 and log[at].kind == PRESENCE:
+            at -= 1
+        last = log[at] if at >= 0 else None
+        if last is not None and last.kind == event.kind and last.parts \
+                and last.by_bot == by_bot:
+            parts = (*last.parts, event.part)
+            who = "" if event.seat is None or self.state is None \
+                else self.state.players[event.seat]
+            del log[at]
+            log.append(LogLine(rules.moves_text(event.kind, who, parts), event.kind,
+                               by_bot, parts))
+        else:
+            log.append(LogLine(event.text, event.kind, by_bot, (event.part,)))
+
+    def view_for(self, player_id: str) -> TableView:
+        """Everything ``player_id`` may see of this table (their seat's view of the game;
+        a spectator's when they have no seat)."""
+        seat = self.seat_of(player_id)
+        game = None if self.state is None else rules.view_for(
+            self.state, self.game_seat(player_id, seat))
+        return TableView(
+            code=self.code,
+            status=self.status,
+            options=self.options,
+            seats=tuple(SeatInfo(s.name, s.is_bot, s.connected or s.is_bot, s.botted,
+                                 s.player_id == self.host_id, s.level) for s in self.seats),
+            my_seat=seat,
+            is_host=self.host_id == player_id,
+            spectators=sum(1 for s in self.sessions if s.seat is None),
+            game=game,
+            log=tuple(self.log),
+            chat=tuple(self.chat),
+            deadline_ms=self.deadline_ms,
+            seat_code=self.seats[seat].seat_code if seat is not None else None,
+            version=self.version,
+            ready=tuple(sorted(self.ready)),
+            waiting_ready=self.waiting_ready(),
+        )
+
     def summary(self) -> TableSummary:
         host = next((s.name for s in self.seats if s.player_id == self.host_id), "-")
         return TableSummary(self.code, host, self.status, len(self.seats),
@@ -204,10 +291,3 @@ def unique_name(table: Table, name: str, skip: int | None = None) -> str:
     while f"{name[:13]}-{n}" in taken:
         n += 1
     return f"{name[:13]}-{n}"
-
-
-def cancel_timer(table: Table, attr: str) -> None:
-    handle = getattr(table, attr)
-    if handle is not None:
-        handle.cancel()
-        setattr(table, attr, None)

@@ -20,9 +20,8 @@ CIPHERS = (
     # No chacha20-poly1305: a client takes the first cipher of its own list that the
     # server offers, and OpenSSH lists it first, but asyncssh builds it per packet from
     # three cipher objects and a Poly1305 key made in Python: 18-27 us a packet against
-    # 3-5 for AES (GCM, or CTR with an EtM MAC), which the processor does itself. At 400
-    # players it was about 6% of the server's CPU (docs/performance.md). Every OpenSSH
-    # since 6.2 and PuTTY since 0.58 speak AES-CTR.
+    # 3-5 for AES (GCM, or CTR with an EtM MAC), which the processor does itself. Every
+    # OpenSSH since 6.2 and PuTTY since 0.58 speak AES-CTR.
     "aes256-gcm@openssh.com",
     "aes128-gcm@openssh.com",
     "aes256-ctr",

@@ -6,16 +6,16 @@ A Textual app assumes it owns the process. Here it does not, so before it runs:
 - ``print`` capture is turned off: every running app swaps ``sys.stdout``/``sys.stderr``
   for its own and puts back what it found, which with many apps starting and stopping at
   different times leaves the process writing into a finished app;
-- suspend (Ctrl+Z would stop the whole server), opening URLs and saving screenshots
-  (both would act on the server machine) do nothing;
+- suspend (Ctrl+Z would stop the whole server) and saving screenshots (it would act on
+  the server machine) do nothing; opening a URL is refused by the session's driver;
 - its exit message (``app.exit(message=...)``) and crash report are kept for the session to
   show the player, instead of being printed on the server's stderr;
 - Textual's own help panel (the "Keys" command) is never mounted on a closing app: junk
   typed while an app closed raised "Can't mount widget(s) before Screen is mounted" and
   crashed it;
 - its notifications are bounded, and a toast that ends goes whole (see
-  :func:`bound_notices`): a flood of refused chat lines grew one app by about 1.5 MB a
-  second, for as long as it ran.
+  :func:`bound_notices`): otherwise a flood of refused chat lines grows one app for as
+  long as it runs (``docs/security.md``).
 
 These are instance attributes set once per app: the app's own code is not changed, and the
 tui needs to know nothing about them.
@@ -27,17 +27,19 @@ import asyncio
 import io
 import logging
 import sys
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from rich.console import Console, RenderableType
 from textual import constants
-from textual._styles_cache import StylesCache
 from textual.app import App, ScreenStackError
 from textual.css.query import NoMatches
 from textual.notifications import Notification, Notifications
-from textual.widgets._toast import ToastHolder, ToastRack
 
+from lean_textual import internals as door
+from lean_textual import patches
+from lean_textual.internals import ToastHolder, ToastRack
 from server.driver import SSHDriver
 from server.limits import SessionLimits
 from server.terminal import SessionTerminal
@@ -48,11 +50,13 @@ TaskFactory = Any  # what loop.get_task_factory() returns
 
 
 def configure_process(color_system: str = "truecolor") -> None:
-    """Once per process, before any app is built: one colour depth for every session.
+    """Once per process, before any app is built: Textual's rendering made lean for many
+    apps (:func:`lean_textual.patches.install`), and one colour depth for every session.
 
     Rich's render caches are shared by every app in the process, so all sessions use the
     same depth. An explicit ``TEXTUAL_COLOR_SYSTEM`` in the server's environment wins.
     """
+    patches.install()
     if constants.COLOR_SYSTEM in (None, "auto"):
         constants.COLOR_SYSTEM = color_system  # type: ignore[misc]
 
@@ -63,10 +67,9 @@ class ExitNotes:
     def __init__(self) -> None:
         self.renderables: list[RenderableType] = []
 
-    def collect(self, app: App[Any]) -> None:
-        """Take the app's exit renderables (stands in for ``_print_error_renderables``)."""
-        self.renderables.extend(app._exit_renderables)
-        app._exit_renderables.clear()
+    def collect(self, renderables: list[RenderableType]) -> None:
+        """Take the app's exit renderables (instead of Textual printing them)."""
+        self.renderables.extend(renderables)
 
     def as_text(self, width: int) -> str:
         """The exit message as terminal text, ``width`` columns wide."""
@@ -124,7 +127,7 @@ class ShownNotices(Notifications):
         self.most = most
 
     def add(self, notification: Notification) -> ShownNotices:
-        showing = self._reap()._notifications
+        showing = door.showing(self)
         said = (notification.message, notification.title)
         if any((shown.message, shown.title) == said for shown in showing.values()):
             return self
@@ -145,8 +148,12 @@ def bound_notices(app: App[Any], most: int) -> None:
     are bounded (:class:`ShownNotices`), and whenever the toasts are brought up to date,
     the holder of every notice no longer showing is removed first.
     """
-    app._notifications = ShownNotices(most)
-    refresh = app._refresh_notifications
+    door.replace_notifications(app, ShownNotices(most))
+    door.wrap_notification_refresh(app, partial(_without_stale_holders, app))
+
+
+def _without_stale_holders(app: App[Any], refresh: Callable[[], None]) -> Callable[[], None]:
+    """``refresh`` (Textual's refresh of ``app``'s toasts), the stale holders removed first."""
 
     def refresh_without_stale_holders() -> None:
         try:
@@ -154,14 +161,14 @@ def bound_notices(app: App[Any], most: int) -> None:
         except (ScreenStackError, NoMatches):
             pass
         else:
-            showing = {ToastRack._toast_id(notice) for notice in app._notifications}
+            showing = {door.toast_id(notice) for notice in door.notifications_of(app)}
             for holder in rack.children:
                 if (isinstance(holder, ToastHolder) and holder.id not in showing
-                        and not holder._pruning):
+                        and not door.being_removed(holder)):
                     holder.remove()
         refresh()
 
-    app._refresh_notifications = refresh_without_stale_holders  # type: ignore[method-assign]
+    return refresh_without_stale_holders
 
 
 def guard_app(app: App[Any], terminal: SessionTerminal,
@@ -171,16 +178,15 @@ def guard_app(app: App[Any], terminal: SessionTerminal,
     app.driver_class = partial(SSHDriver, terminal=terminal)  # type: ignore[assignment]
     # redirect_stdout(x) with x the stream already in place is a no-op, so apps starting
     # and stopping in any order always put back the same streams.
-    app._capture_stdout = sys.stdout  # type: ignore[assignment]
-    app._capture_stderr = sys.stderr  # type: ignore[assignment]
+    door.keep_process_streams(app, sys.stdout, sys.stderr)
     app.action_suspend_process = _ignore  # type: ignore[method-assign]
-    app.open_url = _ignore  # type: ignore[method-assign]
+    # URLs: the session's driver refuses them (SSHDriver.open_url); the app may say so.
     app.save_screenshot = _refuse_screenshot  # type: ignore[method-assign]
     app.deliver_screenshot = _refuse_screenshot  # type: ignore[method-assign]
     _guard_help_panel(app)
     bound_notices(app, max_notices)
     notes = ExitNotes()
-    app._print_error_renderables = partial(notes.collect, app)  # type: ignore[method-assign]
+    door.on_exit_renderables(app, notes.collect)
     return notes
 
 
@@ -191,7 +197,7 @@ def release_shared_caches() -> None:
     1,024 widgets' style caches (each with its rendered strips) long after their apps have
     gone. Its values are two ``Style`` objects, cheap to make again.
     """
-    StylesCache.get_inner_outer.cache_clear()  # type: ignore[attr-defined]
+    door.clear_inner_outer_cache()
 
 
 def _restore_task_factory(loop: asyncio.AbstractEventLoop, factory: TaskFactory) -> None:
@@ -213,5 +219,4 @@ async def run_app(app: App[Any], task_factory: TaskFactory) -> None:
 
 def crash_of(app: App[Any]) -> BaseException | None:
     """The exception that ended ``app``, if it crashed."""
-    error = getattr(app, "_exception", None)
-    return error if isinstance(error, BaseException) else None
+    return door.crash_of(app)

@@ -129,8 +129,7 @@ def fit_pieces(pieces: list[str], depth: str) -> str:
     as :func:`fit_colours` fits it, each piece fitted once for every terminal of that
     depth. The seats at a table are sent the same rows: each row's text is one string,
     kept by Textual on the row's strip, so the second seat finds the first's fitted row
-    in the cache by the string's identity, its hash already made. (Fitted frame by
-    frame, each seat fitted its copy again: about 5% of the loop at 400 players.)"""
+    in the cache by the string's identity, its hash already made."""
     if depth == TRUE_COLOUR:
         return "".join(pieces)
     cache = _fitted_pieces[depth]

@@ -18,8 +18,10 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.message_pump import MessagePump
 
+from engine.clock import now_ms
+from lean_textual import internals as door
+from server.access_log import quoted
 from server.colours import fit_pieces
-from server.input import now_ms
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -68,7 +70,7 @@ class SSHDriver(Driver):
     def start_application_mode(self) -> None:
         """Take over the terminal, tell the app its size, start delivering input."""
         self._in_app_mode = True
-        self._terminal.enter_app_mode(self._mouse)
+        self._terminal.enter_app_mode(door.driver_mouse(self))
         self._terminal.attach(self)
         self.terminal_resized(self._terminal.size)
         self._terminal.pump.attach(self._deliver, self._queued)
@@ -91,7 +93,7 @@ class SSHDriver(Driver):
         """Where input travels in the app: the focused widget and its ancestors up to the
         app (a key goes down to the focused widget, then bubbles back up to the app's
         bindings), or the screen and the app when nothing has focus."""
-        app = self._app
+        app = door.driver_app(self)
         try:
             screen = app.screen
         except Exception:  # no screen yet, or none any more
@@ -123,11 +125,11 @@ class SSHDriver(Driver):
         """
         if not hasattr(message, "arrived_at_ms"):
             message.arrived_at_ms = self._arrived_ms  # type: ignore[attr-defined]
-        self._app.post_message(message)
+        door.driver_app(self).post_message(message)
 
     def terminal_resized(self, size: tuple[int, int]) -> None:
         """The client's window is now ``size`` (columns, rows)."""
-        self._size = size
+        door.set_driver_size(self, size)
         textual_size = Size(*size)
         self._arrived_ms = now_ms()
         self.send_message(events.Resize(textual_size, textual_size))
@@ -135,13 +137,14 @@ class SSHDriver(Driver):
     def repaint(self) -> None:
         """The client caught up after dropped frames: redraw every cell."""
         if self._in_app_mode:
-            self._app.call_later(self._app.refresh)
+            app = door.driver_app(self)
+            app.call_later(app.refresh)
 
     # -- things a server must not do on a player's behalf ------------------------------
 
     def open_url(self, url: str, new_tab: bool = True) -> None:
         """Would open a browser on the server: ignored."""
-        log.info("app asked to open a URL on the server; ignored: %r", url[:200])
+        log.info("app asked to open a URL on the server; ignored: %s", quoted(url, 200))
 
     def deliver_binary(
         self,
@@ -157,6 +160,6 @@ class SSHDriver(Driver):
         """Would write a file on the server: refused, and the app is told so."""
         binary.close()
         error = PermissionError("files cannot be delivered over SSH")
-        self._app.post_message(
+        door.driver_app(self).post_message(
             events.DeliveryFailed(key=delivery_key, exception=error, name=name)
         )

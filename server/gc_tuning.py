@@ -1,78 +1,35 @@
 """Garbage collection for a process that holds hundreds of apps.
 
-Measured with ``bench.play`` (200 sessions at tables of four): with CPython's default
-thresholds (700, 10, 10) a full collection ran every few seconds and stopped the one event
-loop, every player's, for 1 to 2.6 s; it was almost all of the pick-to-screen latency past
-50 players (p95 2.7 s). The screens make a lot of short- and medium-lived cyclic garbage,
-and a full collection walks every object of every app.
+A collection stops the one event loop every player shares, and a full one walks every
+object of every player: about 0.6 us an object, about :data:`PAUSE_MS_PER_PLAYER` per
+connected player. Play itself makes no cyclic garbage (a player's objects die by their
+reference counts), but a player who leaves leaves their app behind as cyclic garbage
+(about 1 MB), and so does every screen they closed; only a full collection frees them.
 
-:func:`tune` makes the young collections rarer and larger (they still catch the cycles),
-and full collections rare: with (20000, 5, 1000) the same run had p95 43 ms. Objects alive
-at start (modules, the deck, the restored tables) are frozen out of every collection. Any
-collection that still takes long is logged, so a host sees it.
+- :func:`tune`, once at start: a full collection, then everything alive (modules, the
+  deck, the restored tables) frozen out of every collection; any collection slower than
+  :data:`SLOW_MS` is logged.
+- :func:`follow_load`, whenever the number of players changes: up to
+  :data:`CHEAP_PLAYERS`, CPython's own thresholds (:data:`CHEAP`), its full collections
+  being short. Above that, a tick every :data:`TICK_S` freezes (``gc.freeze()``, which
+  walks nothing) what play made since the last tick, so CPython's young collections
+  (:data:`THRESHOLDS`) only ever walk a moment's objects. CPython starts a young
+  collection when allocations minus deallocations pass its threshold, a count that stands
+  still while screens replace drawn lines with new ones: the clock bounds what a
+  collection walks, the count does not.
+- At scale a full collection thaws and collects everything (:func:`collect_all`) every
+  :data:`FULL_EVERY_S`, and sooner once the players who left since the last are
+  :data:`LEFT_SHARE` of those connected, while it would pause everyone for at most
+  :data:`PAUSE_BUDGET_MS` (:func:`_worth_a_pause`). Dropping back to
+  :data:`CHEAP_PLAYERS` thaws and collects too, and nothing is frozen again.
+- :func:`collect_when_empty`: a moment after the last player leaves, a full collection,
+  the freed memory handed back to the system (``malloc_trim``), and a log line saying
+  what it freed and whether any app or screen outlived its session. It leaves nothing
+  frozen: a frozen object that turns into cyclic garbage (a player's app, an entry one
+  of Textual's ``LRUCache`` rings dropped) stays until the next thaw.
 
-Later the screens stopped making cyclic garbage (see ``tui/lean_strips.py`` and
-``tui/styles.py``): in a 30 s window at 400 players nothing at all was collected. What a
-young collection costs is then walking the objects made since the last one that are still
-alive (freshly drawn lines, mostly), about 0.6 us each: at 20,000 a young collection paused
-every player for 32-55 ms and a middle one for 134-190 ms. At 5,000 they pause for 9-17 ms
-and 70-118 ms, four times as often: the same total, in shorter stops.
-
-A player who leaves leaves their app behind as cyclic garbage (about 1 MB), and so does
-every screen they closed; only a full collection frees them. Rare full collections let
-that garbage pile up: 200 players coming and going ten at a time raised RSS by 156 MB. A
-full collection costs about 0.6 us per object of every player still connected (about 5 ms
-a player), so :func:`follow_load` lets CPython collect the oldest generation as usual
-(when a quarter of it is new) while at most :data:`CHEAP_PLAYERS` are connected, and
-makes it rare above that. :func:`collect_when_empty` runs one a moment after the last
-player leaves, hands the freed memory back to the system (``malloc_trim``), and logs
-what it freed and whether any app or screen outlived its session.
-
-CPython starts a young collection when allocations minus deallocations pass the first
-threshold, and a deallocation counts whatever its age. A screen that replaces a drawn line
-frees an old line and makes a new one: the count stands still while the young generation
-grows. At 400 players no collection ran for 38 s of play, and then one walked about 200,000
-young objects and stopped every player for 70-110 ms (``gc.callbacks`` timing in the
-running server). Above :data:`CHEAP_PLAYERS`, :func:`follow_load` therefore also runs the
-young and middle collections by the clock (:data:`TICK_S`), so each walks only what a
-moment of play left alive; full collections stay CPython's own, as rare as above.
-
-The clock runs the young and middle generations together, every tick. CPython's rule (a
-middle collection every fifth young one) walks each object that outlives a tick twice,
-once young and once in the middle generation; together, once. At 400 players that halved
-the collector's time in steady play (150-190 ms per 10 s to 67-90 ms) and shortened its
-longest pause from 16-25 ms to 2-5 ms. Right after 400 game screens are built, when
-``bench.play`` times its picks, the middle collections had been 37-56 ms every second;
-now 10-17 ms. A middle collection counts towards a full one, so the oldest generation's
-threshold is scaled to the clock: still no more than one full collection every
-:data:`FULL_EVERY_S` (measured with ``gc.callbacks`` in the running server).
-
-Once tables played whole rounds (``bench.play``, 2026-12-01), those ticks were 7-10% of
-the server's CPU (``py-spy`` at 200 and 400 players), and still freed nothing: a
-player's objects die by their reference counts, never in a cycle, until the player
-leaves. So the clock now *freezes* instead of collecting: ``gc.freeze()`` moves every
-tracked object out of the collector's sight at once, without walking any of them, and
-CPython's own young collections walk only what was made since the last tick. Cycles
-left behind meanwhile wait for the full collection, as they did before: once every
-:data:`FULL_EVERY_S` it thaws everything and collects it (the next tick freezes what is
-left). Going back below :data:`CHEAP_PLAYERS`, and the server emptying, thaw and collect
-too, and nothing is frozen again: CPython's own schedule runs from there.
-
-Frozen objects that later turn into cyclic garbage are kept until the next thaw, and not
-only players' apps: the process-wide caches (shared styles, rule matches) are Textual
-``LRUCache`` rings, so each entry they drop is a cycle. Freezing again after the
-empty-server collection kept such garbage for as long as the server stayed small:
-``bench.churn`` (1,000 players coming and going, ten at a time) grew RSS by 19.8 MB
-against 15.3-15.8 without that freeze. For the same reason full collections at scale
-come by the clock even when nobody has left (a first version waited for a departure).
-
-With 40 players coming and going (``bench.churn --at-once 40``), a full collection only
-every :data:`FULL_EVERY_S` let departed players' apps pile up: RSS grew by 535-543 MB
-over 1,000 visits, and stayed there after everyone had left (the same before and after
-the clock froze). While a full collection is short (:data:`PAUSE_BUDGET_MS`, up to about
-100 players), one now also comes once the players who left since the last are half as
-many as those connected (:func:`_worth_a_pause`). Above that, pauses of seconds are
-worse than the memory, and the clock's period rules as before.
+The measurements behind each choice are in ``CHANGELOG.md``; the pitfalls of CPython's
+collector in ``docs/performance.md``.
 """
 
 from __future__ import annotations

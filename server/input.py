@@ -12,15 +12,15 @@ from __future__ import annotations
 import asyncio
 import codecs
 import logging
-import time
 from collections import deque
 from collections.abc import Callable
 
 from textual import constants, events
-from textual._xterm_parser import XTermParser
 from textual.message import Message
 from textual.messages import InBandWindowResize
 
+from engine.clock import now_ms
+from lean_textual.internals import XTermParserWithoutKeyCache
 from server.limits import SessionLimits
 from server.paste import PasteLimiter
 
@@ -34,17 +34,6 @@ _APP_BUSY_POLL_S = 0.005  # how soon to look again when the app stays busy
 _QUICK_LOOKS = 32  # looks on the next loop turns before falling back to that poll
 
 
-class _Parser(XTermParser):
-    """Textual's parser without its process-wide cache of Kitty key sequences: that
-    ``lru_cache`` sits on a method, so it keeps up to 1,024 parsers alive, each holding the
-    last key it parsed, and through the key's sender that session's whole app."""
-
-    _parse_extended_key = XTermParser._parse_extended_key.__wrapped__  # type: ignore[attr-defined]
-
-
-def now_ms() -> float:
-    """The clock that arrival stamps use: ``time.monotonic()`` in milliseconds."""
-    return time.monotonic() * 1000
 
 
 def _allowed(event: Message) -> bool:
@@ -82,8 +71,11 @@ class InputPump:
         self._tick_arrival = 0.0
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._paste = PasteLimiter(limits.paste_max_chars)
-        self._parser = _Parser()
+        self._parser = XTermParserWithoutKeyCache()
         self.bytes_parsed = 0
+        self._budget = float(limits.key_burst)
+        self._budget_at = self._loop.time()
+        self._pace_s = 0.0
 
     @property
     def pending_bytes(self) -> int:
@@ -164,7 +156,11 @@ class InputPump:
         while self._deliver is not None:
             if self._parsed:
                 if not self._deliver_some():
-                    self._wait_for_app()
+                    if self._pace_s:  # over its budget: back when it has earned one more
+                        self._schedule(delay=self._pace_s)
+                        self._pace_s = 0.0
+                    else:
+                        self._wait_for_app()
                     break
             elif self._chunks and slices < self._limits.slices_per_turn:
                 self._parse_slice()
@@ -184,15 +180,36 @@ class InputPump:
             self._schedule(delay=_APP_BUSY_POLL_S)
 
     def _deliver_some(self) -> bool:
-        """Hand on events, one at a time, while the app has room; False if some wait."""
+        """Hand on events, one at a time, while the app has room and the session has
+        budget; False if some wait (``_pace_s`` says how long, if for budget)."""
         deliver = self._deliver
         while self._parsed and deliver is not None:
             if self._queue_size() >= self._limits.max_app_queue:
+                return False
+            self._pace_s = self._spend()
+            if self._pace_s:
                 return False
             event, arrived = self._parsed.popleft()
             self._looks = 0
             deliver(event, arrived)
         return not self._parsed
+
+    def _spend(self) -> float:
+        """Take one event's budget: 0, or the seconds until there is one.
+
+        Every key costs its app a repaint on the loop all sessions share, so a client
+        typing faster than a person (``yes``, a 10 MiB flood typed into a text field)
+        gets ``keys_per_s`` events a second after a burst of ``key_burst``: the rest wait,
+        with their arrival stamps, and reading pauses once too many bytes wait. A paste
+        is one event, however long."""
+        limits, now = self._limits, self._loop.time()
+        self._budget = min(float(limits.key_burst),
+                           self._budget + (now - self._budget_at) * limits.keys_per_s)
+        self._budget_at = now
+        if self._budget >= 1:
+            self._budget -= 1
+            return 0.0
+        return (1 - self._budget) / limits.keys_per_s
 
     def _parse_slice(self) -> None:
         data, arrived = self._chunks[0]
@@ -218,7 +235,7 @@ class InputPump:
             events_ = list(self._parser.feed(text))
         except Exception:  # a malformed sequence can break Textual's parser for good
             log.debug("input parser reset after unparsable input", exc_info=True)
-            self._parser = _Parser()
+            self._parser = XTermParserWithoutKeyCache()
             events_ = []
         self._hand_on(events_, arrived)
         if "\x1b" in text or self._tick_handle is not None:
@@ -244,7 +261,7 @@ class InputPump:
             parsed = list(self._parser.tick())
         except Exception:
             log.debug("input parser reset on tick", exc_info=True)
-            self._parser = _Parser()
+            self._parser = XTermParserWithoutKeyCache()
             return
         self._hand_on(parsed, self._tick_arrival)
         self._schedule()

@@ -14,7 +14,10 @@ class SessionLimits:
     the focused widget and every parent between) has fewer than ``max_app_queue`` messages
     waiting: Textual handles a whole queue without yielding, so this bounds how long one
     session holds the loop, and at 1 no key can overtake the one before it.
-    Reading from the channel pauses above ``input_pause_bytes`` of unparsed input and
+    A session's events (keys, clicks; a whole paste is one) reach its app at most
+    ``keys_per_s`` a second after a burst of ``key_burst``: a person types and key repeat
+    runs well below that, a flood waits its turn. Reading from the channel pauses above
+    ``input_pause_bytes`` of unparsed input and
     resumes below ``input_resume_bytes``. A bracketed paste is cut at ``paste_max_chars``;
     a paste left open for ``paste_quiet_s`` without input is closed.
 
@@ -32,6 +35,11 @@ class SessionLimits:
     the player's screen): a notice the same as one still showing is not shown again, and
     a new one beyond the limit pushes out the oldest.
 
+    A session keeps at most ``max_env_bytes`` of each environment variable it reads
+    (``TERM``, ``LANG``, ``LC_*``, ``NO_COLOR``, ``COLORTERM``; others are dropped), and a
+    client sending more than ``max_env_requests`` env requests on one channel is
+    disconnected (see :mod:`server.environment`).
+
     An app told to exit has ``exit_grace_s`` before its task is cancelled; at shutdown,
     clients get ``hangup_wait_s`` to hang up by themselves before they are disconnected.
     """
@@ -39,6 +47,8 @@ class SessionLimits:
     slice_bytes: int = 256
     slices_per_turn: int = 4
     max_app_queue: int = 1
+    keys_per_s: float = 40.0
+    key_burst: int = 80
     input_pause_bytes: int = 64 * 1024
     input_resume_bytes: int = 8 * 1024
     paste_max_chars: int = 16 * 1024
@@ -52,6 +62,8 @@ class SessionLimits:
     resize_interval_s: float = 0.25
     max_resizes_per_s: int = 200
     max_notices: int = 3
+    max_env_requests: int = 64
+    max_env_bytes: int = 256
     exit_grace_s: float = 5.0
     hangup_wait_s: float = 1.0
 
@@ -63,7 +75,11 @@ class ConnectionLimits:
 
     Before login: at most ``max_unauthenticated`` connections still logging in, in total,
     and ``max_unauthenticated_per_source`` from one address (in the spirit of OpenSSH's
-    ``MaxStartups``); more are closed at once. A wrong password costs the client
+    ``MaxStartups``); more are closed at once, but fairly: the last
+    ``unauthenticated_reserve`` places are kept for addresses with none logging in, and
+    when every place is taken an address holding more than its share gives up its oldest
+    silent one, or else a connection silent for ``silent_evict_s`` goes (see
+    :meth:`server.gate.ConnectionGate.connection_opened`). A wrong password costs the client
     ``auth_delay_s``, doubling with every failure up to ``auth_delay_max_s``; after
     ``auth_failures_to_block`` failures within ``auth_failure_window_s`` the address is
     turned away for ``block_s`` (like ``PerSourcePenalties``).
@@ -73,6 +89,11 @@ class ConnectionLimits:
     open for ``session_wait_s`` is closed; an address may open ``session_burst`` sessions at
     once and then one every ``session_interval_s``.
 
+    Places: the last ``places_for_known_keys`` of the server's sessions (at most a tenth of
+    them) are kept for players whose key the server knows (it played here, or is listed in
+    ``--authorized-keys``); guests (no key) from one network (/24, IPv6 /64) hold at most
+    ``guest_sessions_per_network`` sessions.
+
     On the event loop: at most ``apps_starting_at_once`` apps build their first screen at
     the same time (others wait in line, and are told so); one holds its place at most
     ``app_start_wait_s``.
@@ -80,6 +101,8 @@ class ConnectionLimits:
 
     max_unauthenticated: int = 64
     max_unauthenticated_per_source: int = 10
+    unauthenticated_reserve: int = 8
+    silent_evict_s: float = 5.0
     auth_delay_s: float = 0.5
     auth_delay_max_s: float = 8.0
     auth_failures_to_block: int = 10
@@ -90,6 +113,8 @@ class ConnectionLimits:
     session_wait_s: float = 5.0
     session_burst: int = 10
     session_interval_s: float = 2.0
+    places_for_known_keys: int = 30
+    guest_sessions_per_network: int = 64
     apps_starting_at_once: int = 2
     app_start_wait_s: float = 10.0
     sources_remembered: int = 10_000
@@ -101,7 +126,7 @@ class ConnectionLimits:
         many = 1_000_000
         return cls(max_unauthenticated=many, max_unauthenticated_per_source=many,
                    max_connections_per_source=many, max_sessions_per_source=many,
-                   session_burst=many)
+                   session_burst=many, guest_sessions_per_network=many)
 
 
 LIMIT_CLASSES = (SessionLimits, ConnectionLimits)

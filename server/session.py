@@ -16,6 +16,7 @@ import asyncssh
 from textual.app import App
 
 from engine.identity import Player
+from server.access_log import quoted
 from server.admission import AppSlots
 from server.app_guard import (
     ExitNotes,
@@ -27,23 +28,30 @@ from server.app_guard import (
 )
 from server.colours import cannot_draw, colour_depth
 from server.context import AppFactory, SessionContext
+from server.environment import bound_environment
 from server.limits import SessionLimits
 from server.terminal import SessionTerminal
 
 log = logging.getLogger(__name__)
 
 NEEDS_TERMINAL = "Mission Impractical needs a terminal: use ssh -t"
-NOT_A_CODE = (
-    "Mission Impractical runs no commands. To join a table: ssh -t HOST CODE "
-    "(CODE is the table's 4 letters)."
-)
+NOT_A_CODE = "Mission Impractical runs no commands."
+"""A command that is no table code; the player reads :func:`not_a_code`."""
 SERVER_FULL = "Mission Impractical is full right now. Try again in a little while."
+NO_FILES = ("Mission Impractical transfers no files (no sftp, no scp): it is a game. "
+            "Play it with: ssh -t HOST")
 IN_LINE = "Mission Impractical is starting other players' games; yours is next in line..."
 CRASHED = (
     "Sorry: the game hit a problem on the server and your session had to close.\n"
     "Everyone else is still playing. Reconnect to carry on."
 )
 _JOIN_CODE = re.compile(r"[A-Za-z]{4}")
+
+
+def not_a_code(invite: str) -> str:
+    """What a client that sent a command is told: the command that joins a table on this
+    server (``invite``, such as ``ssh -t -p 2222 game.example.com``), whole."""
+    return f"{NOT_A_CODE} To join a table: {invite} CODE (CODE is the table's 4 letters)."
 
 
 def parse_join_code(command: str | None) -> tuple[bool, str | None]:
@@ -67,7 +75,11 @@ class SessionHost(Protocol):
     task_factory: TaskFactory
     app_slots: AppSlots
 
-    def has_room(self) -> bool: ...
+    def room_for(self, session: GameSession) -> str | None:
+        """Why ``session`` finds no place (shown to its player), or None."""
+        ...
+
+    def invite(self) -> str: ...  # the command friends type, the table's code after it
 
     def session_began(self, session: GameSession) -> None: ...
 
@@ -100,6 +112,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.refusal: str | None = None
         """What this session was refused with (shown to the player), if it was."""
         self._refused_with: str | None = None
+        self.started = False
+        """Has the client started the session (shell or command), refused or not?"""
 
     @property
     def player(self) -> Player:
@@ -109,6 +123,21 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         now = getattr(getattr(self.app, "session", None), "player", None)
         return now if isinstance(now, Player) else self._login
 
+    @property
+    def closed(self) -> bool:
+        """Has this session's channel closed?"""
+        return self._lost
+
+    @property
+    def where(self) -> tuple[str | None, bool]:
+        """``(table code, seated)``: the table the game's session is at (None: the lobby,
+        or no app yet) and whether they sit there or watch (the host's ``status``)."""
+        game = getattr(self.app, "session", None)
+        table = getattr(game, "table", None)
+        if table is None:
+            return None, False
+        return str(table.code), game.seat is not None  # type: ignore[union-attr]
+
     def refuse_with(self, reason: str) -> None:
         """Run no app: tell the client ``reason`` in one line once the session starts."""
         self._refused_with = reason
@@ -117,6 +146,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self._chan = chan
+        bound_environment(chan, self._host.limits, self._drop_env_flood)
 
     def pty_requested(
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
@@ -133,13 +163,16 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         return True  # accepted so that a refusal can be explained in words
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("%s: refused subsystem %r", self.peer, subsystem[:40])
-        return False
+        log.info("%s: refused subsystem %s", self.peer, quoted(subsystem))
+        self._refused_with = NO_FILES  # accepted so that the refusal can be said in words
+        return True
 
     def session_started(self) -> None:
+        self.started = True
         refusal = self.refusal = self._refusal()
         if refusal is not None:
-            self._refuse(refusal)
+            self._refuse(not_a_code(self._host.invite()) if refusal == NOT_A_CODE
+                         else refusal)
             return
         assert self._chan is not None and self._term_type is not None
         self.terminal = SessionTerminal(
@@ -192,8 +225,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return NEEDS_TERMINAL
         if (reason := cannot_draw(self._term_type)) is not None:
             return reason
-        if not self._host.has_room():
-            return SERVER_FULL
+        if (full := self._host.room_for(self)) is not None:
+            return full
         self.join_code = code
         return None
 
@@ -290,6 +323,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def _drop_resize_flood(self) -> None:
         log.info("%s: window changes beyond %d a second; disconnecting", self.peer,
                  self._host.limits.max_resizes_per_s)
+        self._abort_connection()
+
+    def _drop_env_flood(self) -> None:
+        log.info("%s: more than %d environment requests; disconnecting", self.peer,
+                 self._host.limits.max_env_requests)
         self._abort_connection()
 
     def _abort_connection(self) -> None:

@@ -15,32 +15,33 @@ import asyncio
 import contextvars
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import asyncssh
 
 from server import gc_tuning
+from server.access_log import auth_failed, connection_line
 from server.admission import AppSlots
 from server.algorithms import algorithm_options
 from server.app_guard import TaskFactory, configure_process
 from server.auth import AccessPolicy, Identity, fingerprint
 from server.context import AppFactory
-from server.gate import BLOCKED, NO_SESSION, ConnectionGate
-from server.host_control import BANNED, HostControl
+from server.gate import BANNED, BLOCKED, GUESTS_FULL, NO_SESSION, ConnectionGate, network_of
 from server.host_keys import DEFAULT_HOST_KEY, load_or_create_host_key
 from server.limits import ConnectionLimits, SessionLimits
-from server.oplog import auth_failed, connection_line
 from server.session import NEEDS_TERMINAL, NOT_A_CODE, SERVER_FULL, GameSession
 
 log = logging.getLogger(__name__)
 
 RESTARTING = "The Mission Impractical server is restarting. Reconnect in a minute to carry on."
 REFUSAL_REASONS = {NEEDS_TERMINAL: "no terminal", SERVER_FULL: "server full",
-                   NOT_A_CODE: "not a table code"}
+                   NOT_A_CODE: "not a table code", GUESTS_FULL: "guests from the network"}
 """What the operator's log says for each refusal a player is shown."""
 SERVER_VERSION = "MissionImpractical_0.1"
+FORWARDING_OFF = "Mission Impractical forwards no ports: port forwarding is off on this server"
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,46 @@ class ServerConfig:
     keepalive_interval_s: float = 15.0
     keepalive_count_max: int = 4
     color_system: str = "truecolor"
+    invite: str | Callable[[], str] = "ssh -t HOST"
+    """The command friends type to join (``ssh -t -p 2222 game.example.com``), or what
+    says it once the server listens (with port 0 the port is known only then): told to a
+    client that sent a command instead of a table code."""
+
+
+class HostSide(Protocol):
+    """What the server asks and tells whoever runs it: who is kept out, who came and went.
+    ``mission-impractical serve`` passes :class:`server.admin.control.HostControl` (bans,
+    kicks, the record of who is connected); :class:`NoHostSide` otherwise."""
+
+    def ban_on(self, peer: str, player_id: str | None) -> str | None:
+        """The ban that keeps this client (``address:port``, and once known, its player
+        id) out, for the log; or None."""
+        ...
+
+    def session_began(self, session: GameSession) -> None: ...
+
+    def session_ended(self, session: GameSession) -> None: ...
+
+    def known_player(self, player_id: str) -> bool:
+        """Has ``player_id`` (``key:SHA256:...``) played here before? Such players may
+        take the places kept for known keys."""
+        ...
+
+
+class NoHostSide:
+    """Nobody banned, nothing recorded: a server built from code (tests, benches)."""
+
+    def ban_on(self, peer: str, player_id: str | None) -> str | None:
+        return None
+
+    def session_began(self, session: GameSession) -> None:
+        pass
+
+    def session_ended(self, session: GameSession) -> None:
+        pass
+
+    def known_player(self, player_id: str) -> bool:
+        return False
 
 
 class _Connection(asyncssh.SSHServer):
@@ -77,7 +118,11 @@ class _Connection(asyncssh.SSHServer):
         self.address = "?"
         """The client's address, the unit of every per-source limit."""
         self._since = time.monotonic()
-        self._opened: list[GameSession] = []
+        self._open: set[GameSession] = set()
+        """Sessions asked for on this connection whose channels are still open."""
+        self._played = False
+        self._refusals: dict[str, None] = {}
+        """Why sessions of this connection ran no game (a few, in order), for the log."""
         self._refusal = "left before logging in"
         """Why the connection ended without a game, for the operator's log."""
         self._admitted = self._logged_in = False
@@ -89,7 +134,7 @@ class _Connection(asyncssh.SSHServer):
         self._peer = f"{peer[0]}:{peer[1]}"
         self.address = str(peer[0])
         self._game.connections.add(conn)
-        refusal = self._game.gate.connection_opened(self.address)
+        refusal = self._game.gate.connection_opened(self.address, self, self._evict)
         if refusal is not None:  # before the handshake there is no way to say why
             log.info("%s: refused before login: %s", self._peer, refusal)
             asyncio.get_running_loop().call_soon(conn.abort)
@@ -106,21 +151,45 @@ class _Connection(asyncssh.SSHServer):
             self._idle_timer.cancel()
         if self._admitted:
             self._admitted = False
-            self._game.gate.connection_closed(self.address, self._logged_in)
+            self._game.gate.connection_closed(self.address, self._logged_in, self)
         self._log_outcome()
 
     def _log_outcome(self) -> None:
         """The connection's one closing line in the operator's log."""
         key = self._identity.key if self._logged_in else None
-        if any(session.terminal is not None for session in self._opened):
+        for session in self._open:
+            self._note(session)
+        self._open.clear()
+        if self._played:
             connection_line("left", self._peer, self._identity.username, key,
                             seconds=time.monotonic() - self._since)
             return
-        refusals = [REFUSAL_REASONS.get(s.refusal or "", s.refusal or "no session")
-                    for s in self._opened]
         connection_line("refused", self._peer, self._identity.username, key,
                         authenticated=self._logged_in,
-                        reason=", ".join(refusals) or self._refusal)
+                        reason=", ".join(self._refusals) or self._refusal)
+
+    def _note(self, session: GameSession) -> None:
+        """Remember what became of one session, for the connection's closing line."""
+        if session.terminal is not None:
+            self._played = True
+        elif len(self._refusals) < 4:
+            refusal = session.refusal or ""
+            self._refusals[REFUSAL_REASONS.get(refusal, refusal or "no session")] = None
+
+    def _sessions_open(self) -> int:
+        """Sessions asked for on this connection and not closed yet, started or not."""
+        for session in [s for s in self._open if s.closed]:
+            self._note(session)
+            self._open.discard(session)
+        return len(self._open)
+
+    def _evict(self) -> None:
+        """Give up this connection's place among those logging in (the gate has already
+        counted it gone): a fairer claim needs it."""
+        self._admitted = False
+        self._refusal = "evicted: others waited to log in"
+        if self._conn is not None:
+            self._conn.abort()
 
     def hang_up(self) -> None:
         """Disconnect this client (after a kick or a ban)."""
@@ -139,7 +208,7 @@ class _Connection(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         self._logged_in = True
         self._refusal = "no session"
-        refusal = self._game.gate.logged_in(self.address)
+        refusal = self._game.gate.logged_in(self.address, self)
         if refusal is not None:
             self._refusal = refusal
             self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
@@ -167,21 +236,34 @@ class _Connection(asyncssh.SSHServer):
         if self._conn is not None:
             self._conn.disconnect(code, reason)
 
-    async def _login_failed(self, username: str) -> bool:
-        """A wrong password (already logged, by :meth:`_password_ok`, in the stable format
-        fail2ban reads): answered late, and the address blocked if it goes on."""
+    async def _check_password(self, attempt: str) -> bool:
+        """Check one password, in its address's turn and after its address's wait.
+
+        A client that sends its next guess before the answer to the last has its last
+        one withdrawn by asyncssh (the task is cancelled): a guess is checked only once it
+        has waited, so the waits bound the guesses answered, however fast they come and
+        over however many connections from one address. A block is looked at before each
+        check too. A wrong password is logged (in the stable format fail2ban reads)."""
         gate = self._game.gate
-        delay = gate.login_failed(self.address)
-        await asyncio.sleep(delay)
-        if gate.blocked(self.address):
-            log.warning("%s: address blocked for %.0f s after %d failed logins",
-                        self._peer, gate.limits.block_s, gate.failures(self.address))
-            self._refusal = "blocked after failed logins"
-            self._disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, BLOCKED)
-        return False
+        async with gate.password_turn(self.address):
+            await asyncio.sleep(gate.wait_before_check(self.address))
+            if not gate.blocked(self.address):
+                if self._game.config.access.password_ok(attempt):
+                    self._identity.proved_nothing()
+                    return True
+                auth_failed(self._peer, self._identity.username, "wrong password")
+                self._refusal = "wrong password"
+                gate.login_failed(self.address)
+            if gate.blocked(self.address):
+                log.warning("%s: address blocked for %.0f s after %d failed logins",
+                            self._peer, gate.limits.block_s, gate.failures(self.address))
+                self._refusal = "blocked after failed logins"
+                self._disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, BLOCKED)
+            return False
 
     def begin_auth(self, username: str) -> bool:
         self._identity.username = username
+        self._game.gate.heard(self.address, self)
         if self._keep_out(None):
             return True
         refusal = self._game.gate.may_log_in(self.address)
@@ -217,52 +299,53 @@ class _Connection(asyncssh.SSHServer):
         return ("Mission Impractical", "", "", [("Password: ", False)])
 
     async def validate_kbdint_response(self, username: str, responses: list[str]) -> bool:
-        if len(responses) == 1 and self._password_ok(responses[0]):
-            return True
-        return await self._login_failed(username)
+        return await self._check_password(responses[0] if len(responses) == 1 else "")
 
     def password_auth_supported(self) -> bool:
         return self._game.config.access.password is not None
 
     async def validate_password(self, username: str, password: str) -> bool:
-        return self._password_ok(password) or await self._login_failed(username)
-
-    def _password_ok(self, attempt: str) -> bool:
-        if self._game.config.access.password_ok(attempt):
-            self._identity.proved_nothing()
-            return True
-        auth_failed(self._peer, self._identity.username, "wrong password")
-        self._refusal = "wrong password"
-        return False
+        return await self._check_password(password)
 
     def session_requested(self) -> GameSession | bool:
-        open_here = sum(1 for session in self._game.sessions if session.connection is self)
-        if open_here >= self._game.config.sessions_per_connection:
+        if self._sessions_open() >= self._game.config.sessions_per_connection:
             log.info("%s: refused another session on the same connection", self._peer)
             return False
         session = GameSession(self._game, self._identity.player(self.address), self._peer,
                               connection=self)
-        self._opened.append(session)
-        open_here = sum(1 for s in self._game.sessions if s.address == self.address)
+        self._open.add(session)
+        opening = self._game.opening
+        opening.difference_update([s for s in opening if s.started or s.closed])
+        open_here = sum(1 for s in (*self._game.sessions, *opening) if s.address == self.address)
+        opening.add(session)
         refusal = self._game.gate.session_opened(self.address, open_here)
         if refusal is not None:
             log.info("%s: refused a session: %s", self._peer, refusal)
             session.refuse_with(refusal)
         return session
 
-    # connection_requested, server_requested (port forwarding), unix_*, tun/tap:
-    # asyncssh's defaults refuse them all.
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str,
+                             orig_port: int) -> bool:
+        """``ssh -L`` and ``-D``: refused, saying why (asyncssh's own refusal reads
+        "connect failed: Connection refused", as if the far end were down)."""
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                        FORWARDING_OFF)
+
+    # server_requested (-R), unix_*, tun/tap: asyncssh's defaults refuse them all.
 
 
 class GameServer:
     """A running server: its listener, connections and sessions."""
 
-    def __init__(self, app_factory: AppFactory, config: ServerConfig, host_key: Any) -> None:
+    def __init__(self, app_factory: AppFactory, config: ServerConfig, host_key: Any,
+                 host_side: HostSide) -> None:
         self.app_factory = app_factory
         self.config = config
         self.limits = config.limits
         self.host_key_fingerprint: str = fingerprint(host_key)
         self.sessions: set[GameSession] = set()
+        self.opening: set[GameSession] = set()
+        """Sessions asked for and not started yet (nor closed): counted per address too."""
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self.gate = ConnectionGate(config.connection_limits)
         self.app_slots = AppSlots(config.connection_limits)
@@ -270,8 +353,8 @@ class GameServer:
         self._host_key = host_key
         self._listener: asyncssh.SSHAcceptor | None = None
         self._closing = False
-        self.host = HostControl()
-        """Bans, kicks and the record of who is connected (see server.host_control)."""
+        self.host = host_side
+        """Bans and the record of who is connected (see :class:`HostSide`)."""
 
     async def _listen(self) -> None:
         config = self.config
@@ -318,10 +401,37 @@ class GameServer:
 
     # -- SessionHost -----------------------------------------------------------------------
 
-    def has_room(self) -> bool:
-        return not self._closing and len(self.sessions) < self.config.max_sessions
+    def room_for(self, session: GameSession) -> str | None:
+        """The server's places: ``max_sessions`` in all, the last few kept for known keys,
+        and guests from one network capped (see :class:`ConnectionLimits`)."""
+        config, limits = self.config, self.gate.limits
+        if self._closing or len(self.sessions) >= config.max_sessions:
+            return SERVER_FULL
+        player = session.player.id
+        kept = min(limits.places_for_known_keys, config.max_sessions // 10)
+        if len(self.sessions) >= config.max_sessions - kept and not self._known(player):
+            return SERVER_FULL
+        if player.startswith("guest:"):
+            network = network_of(session.address)
+            guests = sum(1 for s in self.sessions if s.player.id.startswith("guest:")
+                         and network_of(s.address) == network)
+            if guests >= limits.guest_sessions_per_network:
+                return GUESTS_FULL
+        return None
+
+    def _known(self, player_id: str) -> bool:
+        if not player_id.startswith("key:"):
+            return False
+        allowed = self.config.access.allowed_keys
+        return (allowed is not None and player_id[4:] in allowed) or \
+            self.host.known_player(player_id)
+
+    def invite(self) -> str:
+        invite = self.config.invite
+        return invite if isinstance(invite, str) else invite()
 
     def session_began(self, session: GameSession) -> None:
+        self.opening.discard(session)
         self.sessions.add(session)
         gc_tuning.follow_load(len(self.sessions))
         key = session.player.id[4:] if session.player.id.startswith("key:") else None
@@ -363,11 +473,13 @@ class GameServer:
             await asyncio.wait_for(self._listener.wait_closed(), timeout)
 
 
-async def start_server(app_factory: AppFactory, config: ServerConfig | None = None) -> GameServer:
-    """Listen for players; each session runs ``app_factory(context)`` on this loop."""
+async def start_server(app_factory: AppFactory, config: ServerConfig | None = None,
+                       host_side: HostSide | None = None) -> GameServer:
+    """Listen for players; each session runs ``app_factory(context)`` on this loop, and
+    ``host_side`` hears of every session and keeps banned clients out."""
     config = config or ServerConfig()
     configure_process(config.color_system)
     host_key = load_or_create_host_key(config.host_key_path)
-    server = GameServer(app_factory, config, host_key)
+    server = GameServer(app_factory, config, host_key, host_side or NoHostSide())
     await server._listen()
     return server

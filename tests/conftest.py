@@ -1,10 +1,15 @@
-"""Fixtures shared by every test layer."""
+"""Fixtures shared by every test layer; Textual patched as the server patches it, once,
+before any test runs (``lean_textual.patches.install``)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 import pytest
+
+from lean_textual import patches
+
+patches.install()
 
 
 @pytest.fixture

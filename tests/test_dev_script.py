@@ -41,3 +41,19 @@ def test_ctrl_c_on_dev_serve_shuts_the_server_down_cleanly(tmp_path: Path) -> No
     assert process.returncode == 0
     assert "journal closed" in err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
+
+
+def test_dev_script_passes_any_host_tool_on_with_the_checkouts_data_dir() -> None:
+    """``dev.py restore`` (or any command of the server's own) reaches the server's command
+    line, and its help names the data dir dev.py really uses, not the installed default."""
+    out = subprocess.run([sys.executable, str(ROOT / "dev.py"), "restore", "--help"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "a file written by backup" in out.stdout
+    assert str(ROOT / "data") in " ".join(out.stdout.split())
+
+
+def test_dev_script_help_has_no_raw_markup() -> None:
+    out = subprocess.run([sys.executable, str(ROOT / "dev.py"), "help"],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0 and "restore" in out.stdout and "``" not in out.stdout

@@ -12,15 +12,15 @@ everything while the terminal is under 80x24; routing waits until it is gone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
-from textual._context import active_app
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
-from textual.message import Message
 from textual.screen import Screen
 from textual.theme import Theme
 
@@ -29,19 +29,17 @@ from engine.identity import Player
 from engine.rules import IllegalAction
 from engine.session import Session
 from engine.tables import TableView
+from lean_textual import internals as door
+from lean_textual.dropped import release
+from lean_textual.internals import AppHooks, active_app
+from lean_textual.steady import SteadyScreen
 from tui.board import ItemGrid
-from tui.dispatch import install as remembered_handlers
-from tui.dropped import release
 from tui.end_screen import EndScreen
 from tui.help import HelpScreen
 from tui.inputs import QuietInput
-from tui.lean_strips import install as lean_strips
 from tui.lobby_screen import LobbyScreen
 from tui.messages import HubChanged, HubNotice, ShowSetup
-from tui.partial_paint import install as partial_paint
 from tui.stage import TableStage
-from tui.steady import SteadyScreen
-from tui.styles import keep_component_nodes, share_parsed_css, share_rule_matches
 from tui.table_screen import TableScreen
 from tui.too_small import TooSmallScreen, too_small
 
@@ -53,11 +51,10 @@ class Backdrop(SteadyScreen[None]):
     screen is always over it (so that either can replace the other and be freed). Steady,
     so the resizes of a new app's start lay it out once, not once each."""
 
-    def _extend_compose(self, widgets: list[Any]) -> None:
-        pass  # no tooltip and no notifications rack: nothing is ever shown here
+    EXTRAS = False  # no tooltip and no notifications rack: nothing is ever shown here
 
 
-class MissionApp(App[str | None]):
+class MissionApp(AppHooks, App[str | None]):
     """One player's terminal. ``join_code`` lands them straight at that table."""
 
     CSS_PATH: ClassVar[list[str]] = ["app.tcss", "game.tcss"]  # read once, at start
@@ -72,16 +69,10 @@ class MissionApp(App[str | None]):
 
     def __init__(self, hub: Hub, player: Player, join_code: str | None = None, *,
                  invite: str = "ssh -t host") -> None:
-        share_parsed_css()
-        keep_component_nodes()
-        share_rule_matches()
-        lean_strips()
-        partial_paint()
-        remembered_handlers()
         super().__init__()
         # No widget here has a tooltip, so no screen gets Textual's tooltip widget (a
         # widget costs about 14 KB, on every screen of every player; tests run so too).
-        self._disable_tooltips = True
+        door.disable_tooltips(self)
         self.hub = hub
         self.player = player
         self.join_code = join_code
@@ -96,7 +87,7 @@ class MissionApp(App[str | None]):
         self._started = False
         self._route_pending = False
         self._detached = False
-        self._handling = 0  # messages of this app's queue being handled (see _dispatch_message)
+        self._held_output: list[ExitStack] = []  # batches begun and not yet ended
         self.bell_on = True
         """Ring the terminal's bell when it becomes this player's turn (``b`` in the lobby)."""
 
@@ -104,25 +95,33 @@ class MissionApp(App[str | None]):
 
     def on_load(self) -> None:
         # Nothing is sent until the first screen has settled (see _first_frame).
-        self._begin_batch()
+        self._hold_output()
         self.session = self.hub.attach(self.player, on_change=self._hub_changed,
                                        on_notice=self._hub_notice)
         # The lobby is built when it is first shown: a friend who came with a table's code
         # never sees it (built and dropped, it was cyclic garbage held until a rare full
         # collection: see server/gc_tuning.py).
 
-    def _end_batch(self) -> None:
-        super()._end_batch()
-        if not self._batch_count and self._screen_stack:
-            screen = self.screen
-            screen.refresh_bindings()  # key bars left them unread while the batch lasted
-            if isinstance(screen, SteadyScreen):
-                screen.after_batch()  # what it held back while the batch lasted
+    def _hold_output(self) -> None:
+        """Hold the app's output back until :meth:`_let_output_go` (``batch_update``,
+        begun here and ended in a later turn)."""
+        stack = ExitStack()
+        stack.enter_context(self.batch_update())
+        self._held_output.append(stack)
+
+    def _let_output_go(self) -> None:
+        self._held_output.pop().close()
+
+    def batch_ended(self) -> None:
+        screen = self.screen
+        screen.refresh_bindings()  # key bars left them unread while the batch lasted
+        if isinstance(screen, SteadyScreen):
+            screen.after_batch()  # what it held back while the batch lasted
 
     def update_styles(self, node: DOMNode, animate: bool = True) -> None:
         # A widget made in a compose and not mounted yet is styled when it is mounted;
         # Textual restyled it at each class set before that too (an Input sets three).
-        if node is not self and node._parent is None:
+        if node is not self and node.parent is None:
             return
         super().update_styles(node, animate=animate)
 
@@ -132,8 +131,8 @@ class MissionApp(App[str | None]):
     def get_theme(self, theme_name: str) -> Theme | None:
         """Textual's lookup without its two copies of every registered theme per call:
         drawing asks for the current theme once per line (``StylesCache`` filters), and
-        the copies were about 0.9 us of each 2.5 us ask."""
-        themes = self._registered_themes
+        the copies would be a third of each ask."""
+        themes = door.registered_themes(self)
         for name in theme_name.split(","):
             theme = themes.get(name.strip())
             if theme is not None:
@@ -153,7 +152,7 @@ class MissionApp(App[str | None]):
             self._session.resume()  # a player with a key comes back to their running game
         if too_small(self.size):
             self._route_pending = True  # the lobby or the table, once the terminal fits
-            await self._cover(self.size)
+            await self._cover_small(self.size)
         else:
             await self._route()
         self.call_after_refresh(self.call_after_refresh, self._first_frame)
@@ -174,25 +173,35 @@ class MissionApp(App[str | None]):
 
         While a new app starts, its first screen is laid out and painted several times
         (mounting, the size arriving, the notifications rack, the lobby filling in): over
-        SSH that was 22 KB in 3 frames for an 8 KB screen. While the app is in a batch,
+        SSH, three frames of the same screen. While the app is in a batch,
         Textual's screen timer neither lays out nor paints; a layout still waiting is done
         here, inside the batch, so that ending the batch sends the settled screen as one
         full frame. (Textual internals: a test fails if they change.)"""
         screen = self.screen
-        if screen._layout_required:
-            screen._refresh_layout()
-            screen._layout_required = False
-        screen._compositor_refresh()  # drops the layout's partial paint (a SteadyScreen
-        screen.refresh()              # draws nothing in a batch: see SteadyScreen)
-        self._end_batch()
+        door.lay_out_if_asked_and_draw(screen)  # drops the layout's partial paint (a
+        screen.refresh()  # SteadyScreen draws nothing in a batch: see SteadyScreen)
+        self._let_output_go()
 
     def on_unmount(self) -> None:
-        self._detach()
+        self._leave_hub()
 
-    def _detach(self) -> None:
+    def _leave_hub(self) -> None:
         if self.session is not None and not self._detached:
             self._detached = True
             self.session.detach()
+
+    async def action_quit(self) -> None:
+        """Quit; a guest who leaves a seat in a game behind is told its seat code in the
+        goodbye line, where it stays in their terminal after the connection closes."""
+        view = self.session.view() if self.session is not None else None
+        if (view is not None and view.seat_code and view.my_seat is not None
+                and view.status == "playing" and self.session is not None
+                and self.session.player.is_guest):
+            self.exit_with_message(
+                f"Bye! Your seat at table {view.code} is kept for you. To sit back down, "
+                f"join table {view.code} again and type your seat code: {view.seat_code}")
+        else:
+            self.exit()
 
     def exit_with_message(self, text: str) -> None:
         """Close the app and leave ``text`` for the server to print once the terminal is
@@ -225,15 +234,8 @@ class MissionApp(App[str | None]):
         stage (a new screen to build), the lobby, and a change told while some app's code
         runs (a move not held for the disk) take the message."""
         stage = self.stage
-        if (stage is None or self._handling or self._batch_count or not self._started
-                or self._too_small is not None or self.session is None or self._exit
-                or not self._message_queue.empty() or not self._running):
+        if stage is None or self.session is None or not self._idle_outside_any_app():
             return False
-        try:
-            active_app.get()
-            return False  # an app's code is running: its own call must not be re-entered
-        except LookupError:
-            pass
         view = self.session.view()
         if view is None:
             return False
@@ -241,19 +243,39 @@ class MissionApp(App[str | None]):
             self._want_setup = False  # as _route would
         if self._stage_kind(view) != self.stage_kind:
             return False
-        with self._context():
+        with door.app_context(self):
             try:
                 stage.show(view)
             except Exception as error:  # as the app's queue would have it
-                self._handle_exception(error)
+                door.handle_exception(self, error)
         return True
 
-    async def _dispatch_message(self, message: Message) -> None:
-        self._handling += 1
+    def _idle_outside_any_app(self) -> bool:
+        """No app's code is running (a loop callback of its own), and this app has
+        nothing under way or waiting: its screen may be changed and painted right here."""
+        if (self.handling or door.in_batch(self) or not self._started
+                or self._too_small is not None or door.is_exiting(self)
+                or self.message_queue_size or not self.is_running):
+            return False
         try:
-            await super()._dispatch_message(message)
-        finally:
-            self._handling -= 1
+            active_app.get()
+            return False  # an app's code is running: its own call must not be re-entered
+        except LookupError:
+            return True
+
+    def run_in_this_turn(self, callback: Callable[[], object]) -> bool:
+        """Run ``callback`` now, as this app, from a loop callback where no app's code
+        runs (a widget's timer), if this app is idle; False (nothing done) otherwise, and
+        the caller goes through the widget's queue. Saves the wake of a queue per call:
+        the countdown's tick every second of a turn's last minute, on every seat."""
+        if not self._idle_outside_any_app():
+            return False
+        with door.app_context(self):
+            try:
+                callback()
+            except Exception as error:  # as the app's queue would have it
+                door.handle_exception(self, error)
+        return True
 
     def _hub_notice(self, text: str) -> None:
         self.post_message(HubNotice(text).set_sender(self))
@@ -291,7 +313,7 @@ class MissionApp(App[str | None]):
             # One step for the player's terminal: nothing is drawn between the old screen
             # and the new one (without this the lobby flashed up while the game screen
             # was being built).
-            self._begin_batch()
+            self._hold_output()
             try:
                 stage = self._new_stage(kind)
                 await self._show_first(stage)
@@ -301,7 +323,7 @@ class MissionApp(App[str | None]):
                 # After Textual's own wait for the new screen's widgets (queued by the
                 # switch): ended before it, the batch let out the screen half built, then
                 # the whole screen again when its widgets were in (two full frames).
-                self.call_next(self._end_batch)
+                self.call_next(self._let_output_go)
             return
         self.stage.show(view)
 
@@ -359,7 +381,7 @@ class MissionApp(App[str | None]):
         if not self._started:
             return  # on_mount looks at the size
         if too_small(event.size):
-            await self._cover(event.size)
+            await self._cover_small(event.size)
         elif self._too_small is not None:
             cover, self._too_small = self._too_small, None
             while cover in self.screen_stack:
@@ -367,7 +389,7 @@ class MissionApp(App[str | None]):
             if self._route_pending:
                 await self._route()
 
-    async def _cover(self, size: Any) -> None:
+    async def _cover_small(self, size: Any) -> None:
         if self._too_small is None:
             self._too_small = TooSmallScreen(size)
             await self.push_screen(self._too_small)
@@ -385,13 +407,18 @@ class MissionApp(App[str | None]):
             if isinstance(focused, ItemGrid) and focused.take_key(event):
                 self.app_focus = True
                 return
+            # So is a Stop! (see GameScreen.take_key).
+            screen = self.screen
+            if isinstance(screen, TableStage) and screen.take_key(event):
+                self.app_focus = True
+                return
             # A key for a text field is typed or played and painted in this turn: it would
-            # wait on the field's queue (see QuietInput._on_key), then for the screen's
+            # wait on the field's queue (see QuietInput.key_event), then for the screen's
             # update timer, and the key bar's count of characters would be painted a second
             # time.
             if isinstance(focused, QuietInput) and focused.can_take(event):
                 self.app_focus = True
-                if await self._check_bindings(event.key, priority=True):
+                if await door.check_bindings(self, event.key, priority=True):
                     return
                 screen = self.screen
                 if isinstance(screen, SteadyScreen) and focused.can_type_at_end(event):

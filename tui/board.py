@@ -9,7 +9,9 @@ posts :class:`ItemGrid.Picked` to its screen when the lead chooses a cell. Looks
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import ClassVar
 
@@ -19,13 +21,13 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 
-from engine import hub
+from engine.clock import now_ms
 from engine.rules import COLUMNS, ROWS, Phase, View
+from lean_textual import internals as door
+from lean_textual.cached_lines import CachedLines, keep_shared
+from lean_textual.steady import SteadyScreen
 from tui.board_text import Line
-from tui.cached_lines import CachedLines, keep_shared
-from tui.steady import SteadyScreen
 from tui.timing import arrival_ms
-from tui.wake import wake_later
 
 ROLES = ("title", "name", "me", "key", "card", "secret", "stop", "stop-key", "lead", "warn",
          "dim", "good", "bad", "plan")
@@ -71,13 +73,49 @@ class Lines(CachedLines):
         self._made.clear()  # their colours came from the styles
 
 
+class WrappedLines(Lines):
+    """:class:`Lines` wrapped to the widget's width, for text that must be read whole (a
+    plan just revealed). When they need more rows than the widget has, the first rows are
+    left out: the newest lines, and what to do now, come last."""
+
+    MAX_WRAPPED = 64
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._wrapped: dict[tuple[object, ...], list[Content]] = {}
+
+    def show_contents(self, contents: Sequence[Content]) -> None:
+        width, height = self.content_size
+        if width <= 0 or height <= 0:
+            super().show_contents(contents)
+            return
+        wrapped = self._wrapped
+        if len(wrapped) > self.MAX_WRAPPED:
+            wrapped.clear()
+        rows: list[Content] = []
+        for content in contents:
+            if content.cell_length <= width:
+                rows.append(content)
+                continue
+            key = (content.plain, tuple(content.spans), width)  # (Content == compares text)
+            lines = wrapped.get(key)
+            if lines is None:
+                lines = wrapped[key] = content.wrap(width) or [content]
+            rows.extend(lines)
+        super().show_contents(rows[-height:])
+
+    def on_resize(self) -> None:
+        self.watch_lines()
+
+
 class Countdown(Lines):
     """Time left on the turn timer, drawn only when what it shows changes: whole minutes
-    while more than two minutes are left, then steps of ten seconds, then every second for
-    the last ten, in the colour of a warning. (A once-a-second tick on every seat of every
-    table was most of the cost of an idle player.) A line widget, so that a step's row goes
-    straight to the terminal (:meth:`SteadyScreen.paint_now`): through the compositor, the
-    steps were about half of its work at 400 players."""
+    while more than a minute is left, then every second of the last minute (``0:59``,
+    ``0:58``...), in the colour of a warning for the last ten. (Steps of ten seconds
+    looked frozen: ``1:30`` stood for ten seconds. A once-a-second tick all turn long on
+    every seat of every table was most of the cost of an idle player.) A line widget, so
+    that a step's row goes straight to the terminal (:meth:`SteadyScreen.paint_now`):
+    through the compositor, the steps were about half of its work at 400 players."""
 
     WIDTH = 8
     """Cells the countdown fills (its width in ``game.tcss``): right-aligned, a cell spare."""
@@ -105,14 +143,29 @@ class Countdown(Lines):
         self._timer = None
         if self.deadline is None:
             return
-        left_ms = max(0.0, self.deadline - hub.now_ms())
+        left_ms = max(0.0, self.deadline - now_ms())
         text, step_s = countdown_text(left_ms)
         role = "stop" if left_ms <= 10_000 else ""
         self.lines = (((text.rjust(self.WIDTH - 1) + " ", role),),)
         if left_ms > 0:
             # wake when the shown text next changes
             wait_ms = left_ms - (math.ceil(left_ms / 1000 / step_s) - 1) * step_s * 1000
-            self._timer = wake_later(self, max(0.05, wait_ms / 1000), self._tick_in_turn)
+            self._timer = asyncio.get_running_loop().call_later(
+                max(0.05, wait_ms / 1000), self._due, context=contextvars.Context())
+
+    def _due(self) -> None:
+        """The timer's call, in a context of its own (a cancelled timer keeps nothing
+        alive, as :func:`lean_textual.wake.wake_later`): the step is painted here as the
+        app when it is idle, else through the widget's queue. (Through the queue, a
+        step cost a seat about 0.5 ms, against 0.25 here: with a tick a second in the
+        last minute, twice what an idle player may cost.)"""
+        self._timer = None
+        if not self.is_attached:
+            return
+        app = self.ancestors_with_self[-1]
+        run = getattr(app, "run_in_this_turn", None)
+        if run is None or not run(self._tick_in_turn):
+            self.call_later(self._tick_in_turn)
 
     def _tick_in_turn(self) -> None:
         """The shown time is due to change: change it and paint it in this turn."""
@@ -127,12 +180,9 @@ def countdown_text(left_ms: float) -> tuple[str, int]:
     """What the countdown shows with ``left_ms`` to go, and how many seconds one step of
     that display is (it changes at multiples of it)."""
     left = math.ceil(left_ms / 1000)
-    if left > 120:  # (a 90 s turn reads 1:30, not "2 min")
+    if left > 60:  # "2 min" from 1:01 to 2:00: a display in minutes is not expected to tick
         return f"⏱ {math.ceil(left / 60)} min", 60
-    if left > 10:
-        shown = math.ceil(left / 10) * 10
-        return f"⏱ {shown // 60}:{shown % 60:02d}", 10
-    return f"⏱ 0:{left:02d}", 1
+    return f"⏱ {left // 60}:{left % 60:02d}", 1
 
 
 GRID_STYLES = ("header", "current", "label", "picked", "cursor", "spent")
@@ -194,10 +244,10 @@ class ItemGrid(CachedLines, can_focus=True):
     def show_title(self, title: str) -> None:
         """Set the border title, repainting only the border's row (assigning
         ``border_title`` repaints the whole grid, and it changes with every pick)."""
-        current = self._border_title
+        current = door.border_title(self)
         if current is not None and current.plain == title:
             return
-        self._border_title = Content(title)
+        door.set_border_title(self, Content(title))
         if self.is_mounted:
             self._refresh_lines([-self.styles.gutter.top])  # the border's row
         else:
@@ -221,7 +271,7 @@ class ItemGrid(CachedLines, can_focus=True):
         return True
 
     def action_pick(self) -> None:
-        self._post_pick(self.column, self.cursor_row, hub.now_ms())
+        self._post_pick(self.column, self.cursor_row, now_ms())
 
     CURSOR_KEYS: ClassVar[dict[str, int]] = {"up": -1, "k": -1, "down": 1, "j": 1}
     PLAY_KEYS: ClassVar[frozenset[str]] = frozenset({"enter", "1", "2", "3", "4",
@@ -233,7 +283,7 @@ class ItemGrid(CachedLines, can_focus=True):
         lead's pick waits in one queue fewer. Only while nothing waits in the grid's queue:
         keys of a burst keep their order."""
         if (event.key not in self.PLAY_KEYS or not self.can_pick
-                or not self._message_queue.empty()):
+                or self.message_queue_size):
             return False
         self.on_key(event)
         return True

@@ -122,6 +122,8 @@ def status_line(tv: TableView) -> Line:
     spans.append((waiting, "me" if mine else ""))
     if tv.my_seat is None:
         spans.append((" · watching", "dim"))
+    elif tv.spectators:  # the players know they have an audience
+        spans.append((f" · {tv.spectators} watching", "dim"))
     return tuple(spans)
 
 

@@ -7,7 +7,7 @@ the new head, so a full deque that drops its oldest line still adds just one lin
 :class:`TailLog` shows the newest lines at the bottom. It is not a RichLog on purpose: a
 RichLog changes its virtual size with every line, which re-lays out and repaints the whole
 screen; this widget only repaints itself (about a tenth of the cost per hub change). It
-wraps only the lines it shows, and the mouse wheel scrolls back.
+wraps only the lines it shows; the mouse wheel and PgUp / PgDn scroll it.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from textual.reactive import reactive
 
 from engine.tables import ChatLine, LogLine
 from engine.text import CHAT_MAX
-from tui.cached_lines import CachedLines, keep_shared
+from lean_textual.cached_lines import CachedLines, keep_shared
 from tui.inputs import QuietInput
 
 T = TypeVar("T")
@@ -148,9 +148,19 @@ class TailLog(CachedLines):
         end = len(flat) - back
         visible = flat[max(0, end - height):end]
         if back:
-            visible[-1] = Content.styled(f"▼ {back} more below: scroll down",
+            visible[-1] = Content.styled(f"▼ {back} more below: PgDn",
                                          self.style("more"))  # type: ignore[arg-type]
         self.show_contents(visible)
+
+    def scroll_page(self, direction: int) -> None:
+        """A page back (-1) or forward (1), a line of the last page kept; never past the
+        oldest line."""
+        width, height = self.content_size
+        if width <= 0 or height <= 0:
+            return
+        total = sum(len(self._wrap(entry, width)) for entry in self.entries)
+        page = max(1, height - 1)
+        self.back = min(max(0, total - height), max(0, self.back - direction * page))
 
     def on_resize(self) -> None:
         self._show()

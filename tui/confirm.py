@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
-from engine.tables import now_ms
+from engine.clock import now_ms
 from tui.timing import arrival_ms
 
 READ_MS = 500.0

@@ -61,7 +61,7 @@ def ranking(game: View) -> Text:
 
 
 def round_story(result: RoundResult, players: Sequence[str]) -> Text:
-    """One round in four or five lines: lead and mission, items, guesses, points."""
+    """One round in a few lines: lead and mission, items, guesses, the plans, points."""
     text = Text()
     text.append(f"Round {result.round}", style="bold")
     text.append(" · lead ")
@@ -87,6 +87,11 @@ def round_story(result: RoundResult, players: Sequence[str]) -> Text:
     if result.best_plan is not None:
         text.append("\n  Best plan: ")
         text.append(players[result.best_plan])
+    for seat in (*guesses, result.lead):  # every plan of the round, whole
+        plan = result.plans[seat] if seat < len(result.plans) else ""
+        if plan:
+            text.append(f"\n  {players[seat]}'s plan: ", style="bold")
+            text.append(plan, style="italic")
     text.append("\n  Points: ")
     lines = [line for line in result.lines if line.points or "stop" in line.reason]
     for n, line in enumerate(lines):

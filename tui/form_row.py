@@ -1,9 +1,9 @@
 """A row of text fields, each after its label, the labels drawn by the row itself.
 
-The lobby's rows ("Your agent name [....]", "Table code [....]  Seat code [....]") were a
-container holding a ``Label`` before each field: a widget per label for every new player,
-with its own compose, mount, styles, layout and drawing, about 15% of the Python calls of
-a new lobby for three labels. A :class:`FormRow` is the container and the labels at once:
+The lobby's rows ("Your agent name [....]", "Table code [....]  Seat code [....]") hold
+text fields with a label before each. A ``Label`` per label would be a widget for every new
+player, with its own compose, mount, styles, layout and drawing (a good share of a new
+lobby's cost). A :class:`FormRow` is the container and the labels at once:
 its own line of text lies under its fields, each label ending one cell before its field.
 The stylesheet leaves each field a left margin as wide as its label and that cell; the row
 reads where its fields were laid out, so the labels follow the stylesheet, not the other
@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.content import Content
 from textual.widget import Widget
 
-from tui.cached_lines import CachedLines
+from lean_textual.cached_lines import CachedLines
 
 
 class FormRow(CachedLines):

@@ -16,26 +16,29 @@ import asyncio
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input
 
+from engine.clock import now_ms
 from engine.rules import IllegalAction, Phase, View
 from engine.session import Session
-from engine.tables import TableView, now_ms
+from engine.tables import TableView
 from engine.text import plural
+from lean_textual.wake import wake_later
 from tui import board_text, turn_text
-from tui.board import Countdown, ItemGrid, Lines
+from tui.board import Countdown, ItemGrid, Lines, WrappedLines
 from tui.chat import ChatLog, ChatPanel, GameLog
 from tui.confirm import Choose, Confirm
 from tui.inputs import QuietInput
 from tui.keybar import KeyBar
 from tui.stage import TableStage
 from tui.timing import arrival_ms
-from tui.wake import wake_later
 
 SHOUT_KEYS = ("s", "S", "exclamation_mark")
 PLAN_MAX = 160
@@ -49,6 +52,25 @@ def _characters_left(field: Input) -> int | None:
     if not limit or len(field.value) < limit * COUNT_NEAR:
         return None
     return limit - len(field.value)
+
+
+SPARED_FIRST = ("PgUp", "^e", "x", "?")
+"""Keys the key bar leaves out, in this order, when the hints do not fit its width (the
+help lists them all)."""
+
+
+def _fitted(hints: list[tuple[str, str, str]], width: int) -> list[tuple[str, str, str]]:
+    """``hints`` without the ones :data:`SPARED_FIRST` names, one by one, until they fit
+    ``width`` as the key bar draws them (`` key label ``)."""
+    def length(hint: tuple[str, str, str]) -> int:
+        key, label, _ = hint
+        return (cell_len(key) + 2 if key else 0) + (cell_len(label) + 1 if label else 0)
+
+    spared = list(SPARED_FIRST)
+    while width and sum(map(length, hints)) > width and spared:
+        key = spared.pop(0)
+        hints = [hint for hint in hints if hint[0] != key]
+    return hints
 
 
 def _number_bindings() -> list[BindingType]:
@@ -71,15 +93,18 @@ class GameScreen(TableStage):
 
     CSS_PATH = "game.tcss"
     AUTO_FOCUS = "#grid"
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (32, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "shout", "Stop! (shout before the 4th item is down)", key_display="S"),
+        Binding("s", "shout", "Stop! (shout before the 4th item is down)"),
         Binding("exclamation_mark", "shout", "Stop! (shout before the 4th item is down)",
                 show=False),
         *_number_bindings(),
         Binding("enter,n", "next_round", "Next round (when the round is over)"),
         Binding("c", "chat", "Chat with the table"),
+        Binding("pageup", "log_page(-1)", "Scroll the log back (PgUp), to read earlier "
+                "plans", show=False),
+        Binding("pagedown", "log_page(1)", "Scroll the log forward (PgDn)", show=False),
         Binding("escape", "board", "Back to the board (leave the chat or plan input)"),
         Binding("ctrl+e", "end_game", "End the game for everyone (host only)"),
         Binding("x", "remove_player", "Remove a person from the game: a bot plays their "
@@ -95,6 +120,8 @@ class GameScreen(TableStage):
         self._counted: tuple[Widget, object] | None = None  # a field, its value counted
         self._count_shown = False  # the key bar shows how many characters are left
         self._plan_moment: str | None = None  # turn_text.plan_moment, as last shown
+        self._keys_queued = 0  # keys bubbled up to this screen and not handled yet
+        self._takes_seat_code = False  # the plan's field takes a guest's seat code
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -107,7 +134,7 @@ class GameScreen(TableStage):
             yield Lines(id="players")
         yield ItemGrid(id="grid")
         with Vertical(id="turn"):
-            yield Lines(id="turn-text")
+            yield WrappedLines(id="turn-text")
             yield QuietInput(id="plan", max_length=PLAN_MAX, disabled=True)
         with Horizontal(id="bottom"):
             yield GameLog(id="log")
@@ -156,7 +183,7 @@ class GameScreen(TableStage):
             grid.cursor_row = 0
         # reveals (or the round's points) first, then what this seat does next, just above
         # the plan input
-        self._turn.lines = turn_text.reveal_lines(view) + turn_text.turn_lines(view)
+        self._turn.lines = turn_text.reveal_lines(view) + self._own_lines(view)
         self._show_plan_input(view)
         self._log.show_lines(view.log)
         self._chat_log.show_lines(view.chat)
@@ -211,13 +238,39 @@ class GameScreen(TableStage):
 
             self.update_then_paint(show_status)
 
+    def _own_lines(self, view: TableView) -> tuple[board_text.Line, ...]:
+        """What this seat does now; for a guest, how to come back: their seat code at the
+        round's summary, and, watching a game where a person's seat is empty, the field
+        below takes the seat code at once (one step back to the seat)."""
+        if self._reclaimable(view):
+            return turn_text.reclaim_lines()
+        lines = turn_text.turn_lines(view)
+        game = view.game
+        if (game is not None and game.phase is Phase.ROUND_OVER and view.seat_code
+                and self.session.player.is_guest):
+            lines += (turn_text.seat_code_line(view.seat_code),)
+        return lines
+
+    def _reclaimable(self, view: TableView) -> bool:
+        """A guest watching a game in which someone's seat waits for its person."""
+        return view.my_seat is None and self.session.may_reclaim(view.code)
+
     def _show_plan_input(self, view: TableView) -> None:
         """The plan input is always in its place (the layout never moves). It is enabled
         and focused as soon as this seat has nothing to do but wait for its reveal (so a
         plan typed ahead stays in the field, not on the board, where its letters are keys),
-        focused again when the turn comes, and disabled and emptied after the reveal. The
-        focus never leaves a chat line being written."""
+        focused again when the turn comes, and disabled and emptied after the reveal. Text
+        never turns into moves: the focus never leaves the chat but by Esc, and a plan
+        field closing under the player's keys hands them to the chat, not the board."""
         plan = self._plan
+        self._takes_seat_code = self._reclaimable(view)
+        if self._takes_seat_code:  # the field takes a guest's seat code
+            if plan.placeholder != turn_text.SEAT_CODE_PROMPT:
+                plan.placeholder = turn_text.SEAT_CODE_PROMPT
+            if plan.disabled:
+                plan.disabled = False
+                self.set_focus(plan)
+            return
         moment = turn_text.plan_moment(view)
         before, self._plan_moment = self._plan_moment, moment
         prompt = turn_text.plan_prompt(view)
@@ -228,15 +281,17 @@ class GameScreen(TableStage):
                 had_focus = plan.has_focus
                 plan.value = ""
                 plan.disabled = True
-                if had_focus:
-                    self.set_focus(self._grid)
+                if had_focus:  # keys typed on after the reveal stay text (in the chat)
+                    chat = self._chat_input
+                    self.set_focus(self._grid if chat.disabled else chat)
             return
         if plan.disabled:
             plan.disabled = False
-        if moment != before and not plan.has_focus:
-            chat = self._chat_input
-            if not (chat.has_focus and chat.value):
-                self.set_focus(plan)
+            if not plan.value and (draft := self.session.draft()):  # back after a drop
+                plan.value = draft
+                plan.cursor_position = len(draft)
+        if moment != before and not plan.has_focus and not self._chat_input.has_focus:
+            self.set_focus(plan)
 
     def key_hints(self) -> list[tuple[str, str, str]]:
         """The key bar: the keys that do something for this seat now, and the ones that
@@ -247,11 +302,23 @@ class GameScreen(TableStage):
         self._count_shown = False
         if isinstance(self.focused, Input):
             field = self.focused
+            # where the keys go, first: typing is text until Esc, never a move
             if field is not self._plan:
-                hints.append(("Enter", "send", ""))
-            elif self._plan_moment == turn_text.PLAN_NOW:
-                hints.append(("Enter", "reveal", ""))
-            hints.append(("Esc", "back to the board", "board"))
+                hints.append(("", " typing in chat:", ""))
+                hints.append(("Enter", "send (empty: ready)" if self._ready_to_go_on()
+                              else "send", ""))
+                if not field.value and not self._ready_to_go_on():
+                    hints[-1] = ("Enter", "send (empty: board)", "")
+            elif self._takes_seat_code:
+                hints.append(("", " typing your seat code:", ""))
+                hints.append(("Enter", "sit back down", ""))
+            else:
+                hints.append(("", " typing your plan:", ""))
+                if self._plan_moment == turn_text.PLAN_NOW:
+                    hints.append(("Enter", "reveal", ""))
+            moves = game is not None and self._seated() and board_text.waiting_text(game)[1]
+            hints.append(("Esc", "back to the board to play" if moves and field is not self._plan
+                          else "back to the board", "board"))
             left = _characters_left(field)
             if left is not None:  # the limit, visible before it bites
                 hints.append(("", f" {plural(left, 'character')} left", ""))
@@ -267,35 +334,42 @@ class GameScreen(TableStage):
                 hints.append(("1-4", "hide your guess", ""))
             if game.is_lead and phase is Phase.BEST_PLAN:
                 hints.append((f"1-{len(game.guessers)}", "best plan", ""))
-            if phase is Phase.ROUND_OVER and self.view is not None \
-                    and self.view.my_seat not in self.view.ready:
-                hints.append(("Enter", "ready for the next round", "next_round"))
+            if self._ready_to_go_on():
+                hints.append(("Enter", "next round", "next_round"))
         if not typing:
             if self._plan_moment is not None:  # left with Esc: Tab goes back to it
                 hints.append(("Tab", "your plan", ""))
             if self._seated():
                 hints.append(("c", "chat", "chat"))
+            hints.append(("PgUp", "log", "log_page(-1)"))
             hints.append(("?", "help", "app.help"))
             if self.view is not None and self.view.is_host:
                 hints.append(("^e", "end game", "end_game"))
                 hints.append(("x", "remove", "remove_player"))
             hints.append(("l", "lobby", "leave"))
-        return hints
+        return _fitted(hints, self.size.width)
 
     @on(Input.Changed)
     def _count(self, event: Input.Changed) -> None:
         if self._counted != (event.input, event.value):  # not counted as it was typed
             self._keybar.update_hints()
 
+    @on(Input.Changed, "#plan")
+    def _keep_draft(self, event: Input.Changed) -> None:
+        """The plan as written so far outlasts a dropped connection (kept by the hub for
+        this seat; a seat code typed by a guest without a seat is no plan)."""
+        if self.view is not None and self.view.my_seat is not None:
+            self.session.keep_draft(event.value)
+
     def after_typing(self, field: Widget) -> None:
         # Only the count of characters left changes the key bar as a player types, and
-        # only near the limit: elsewhere a key draws the field alone (the key bar's line
-        # and the hints read again were a sixth of a key's CPU).
+        # only near the limit: elsewhere a key draws the field alone, and neither reads
+        # the hints nor draws the key bar.
         if self._count_shown or (isinstance(field, Input)
                                  and _characters_left(field) is not None):
             self._keybar.update_hints()  # in the same paint as the text
         # The field's Changed for this key comes next, through the screen's queue: it
-        # need not read the keys again (about 3% of a key's CPU).
+        # need not read the keys again.
         self._counted = (field, getattr(field, "value", None))
 
     def on_unmount(self) -> None:
@@ -334,16 +408,45 @@ class GameScreen(TableStage):
     # -- keys that carry their arrival time -------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        if isinstance(self.focused, Input) or self.game is None:
-            return
-        if event.key in SHOUT_KEYS and self._seated():
+        self._keys_queued = max(0, self._keys_queued - 1)
+        self.play_key(event)
+
+    def play_key(self, event: events.Key) -> None:
+        """Shout, or pick a row, if ``event`` is a key for that here."""
+        if self._shouts(event):
             event.stop()
             event.prevent_default()
             self.shout(arrival_ms(event))
-        elif event.key in ("1", "2", "3", "4") and self._lead_picking():
+        elif (event.key in ("1", "2", "3", "4") and self._lead_picking()
+              and not isinstance(self.focused, Input)):
             event.stop()
             event.prevent_default()
             self.pick_row(int(event.key), arrival_ms(event))
+
+    def take_key(self, event: events.Key) -> bool:
+        """A Stop! key is shouted from the app's own turn (the app calls this), as the
+        lead's pick is (ItemGrid.take_key): forwarded, it would wait on the focused
+        widget's queue, then bubble up to this screen's, and the race is decided by the
+        order of arrival. Only while nothing waits in the focused widget's queue and no
+        key bubbled up into this screen's (counted by :meth:`post_message`, which is
+        public, where the queue's contents are not): keys of a burst keep their order."""
+        focused = self.focused
+        if (not self._shouts(event) or self._keys_queued
+                or (focused is not None and focused.message_queue_size)):
+            return False
+        self.play_key(event)
+        return True
+
+    def post_message(self, message: Message) -> bool:
+        posted = super().post_message(message)
+        if posted and isinstance(message, events.Key):  # bubbled up from the focused widget
+            self._keys_queued += 1
+        return posted
+
+    def _shouts(self, event: events.Key) -> bool:
+        """Whether ``event`` is a Stop! this screen shouts (not a letter for the chat)."""
+        return (event.key in SHOUT_KEYS and not isinstance(self.focused, Input)
+                and self.game is not None and self._seated())
 
     def shout(self, at_ms: float) -> None:
         self._do(self.session.shout, at_ms)
@@ -428,6 +531,10 @@ class GameScreen(TableStage):
                                      "come back to it from the lobby (a bot plays it "
                                      "while you are away).", "Yes, leave"), answered)
 
+    def action_log_page(self, direction: int) -> None:
+        """A page of the log back (-1) or forward (1), a line kept from the last page."""
+        self._log.scroll_page(direction)
+
     def action_board(self) -> None:
         self.set_focus(self._grid)
 
@@ -471,20 +578,35 @@ class GameScreen(TableStage):
 
     @on(Input.Submitted, "#chat-input")
     def send_chat(self, event: Input.Submitted) -> None:
-        """Send the line; whatever happens, the board gets the keys back, so that a game
-        key typed next (a guess, Stop!) reaches the game, or, once the player has no move
-        left but their plan, the plan does (a plan typed next must not land on the
-        board's keys). A line the table refuses (the lead while picking) is cleared and
-        the reason shown."""
+        """Send the line; the chat keeps the keys, as every chat does, so that whatever is
+        typed next, however fast, is text ("nice one", Enter, "so what" never shouts
+        Stop!). Esc gives the keys back to the board, and the key bar says where they go.
+        A line the table refuses (the lead while picking) is cleared and the reason
+        shown. Enter on an empty line gives the keys back to the board too (the line
+        said nothing: the player is done typing), and at the round's summary it is what
+        the summary asks for, wherever the keys are: ready for the next round."""
         if event.value.strip():
             self._do(self.session.chat, event.value)
+        else:
+            if self._ready_to_go_on():
+                self.action_next_round()
+            self.set_focus(self._grid)
         event.input.value = ""
-        self.set_focus(self._grid if self._plan_moment is None else self._plan)
+
+    def _ready_to_go_on(self) -> bool:
+        """The round's points are up and this seat has not said it is ready."""
+        view, game = self.view, self.game
+        return (game is not None and view is not None and game.phase is Phase.ROUND_OVER
+                and view.my_seat is not None and view.my_seat not in view.ready)
 
     @on(Input.Submitted, "#plan")
     def reveal(self, event: Input.Submitted) -> None:
-        game = self.game
-        if game is None:
+        game, view = self.game, self.view
+        if game is None or view is None:
+            return
+        if view.my_seat is None:  # a guest's seat code, to sit back down
+            if self._do(self.session.reclaim, view.code, event.value):
+                event.input.value = ""
             return
         if self._plan_moment == turn_text.PLAN_AHEAD:
             self.notify("Your plan is kept here: Enter reveals it when your turn comes.",

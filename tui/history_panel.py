@@ -21,7 +21,7 @@ from textual.widgets import Static
 from engine.records import GamePlayer, GameSummary, PlayerRecord
 from engine.tables import PlayerHistory
 from engine.text import NAME_MAX, plural
-from tui.wake import wake_later
+from lean_textual.wake import wake_later
 
 WINNER_MARK = "★"
 NAME_WIDTH = NAME_MAX  # hall of fame name column, in cells

@@ -1,8 +1,8 @@
 """One-line text inputs that cost nothing while idle and never move the screen around.
 
 Textual's ``Input`` sets its virtual size on every change of its value, and the virtual
-size is a layout reactive: each key typed re-laid out the whole screen (about 13 ms on the
-game screen, against under 1 ms for a repaint). A one-line input's size never depends on
+size is a layout reactive: each key typed would re-lay out the whole screen (on the game
+screen a layout costs about ten repaints). A one-line input's size never depends on
 its text, so :class:`QuietInput` keeps the virtual size as data (horizontal scrolling still
 follows the cursor) and only repaints. Its cursor does not blink: a blinking cursor costs
 CPU on every idle session. A paste keeps all its lines, joined, and nothing but text.
@@ -25,11 +25,13 @@ from textual.widgets import Input
 from textual.widgets.input import Selection
 
 from engine.text import clean_text, inert
-from tui.steady import queue_rows
-from tui.styles import SharedComponentRichStyles
+from lean_textual import internals as door
+from lean_textual.internals import InputHooks
+from lean_textual.steady import queue_rows
+from lean_textual.styles import SharedComponentRichStyles
 
 
-class QuietInput(SharedComponentRichStyles, Input):
+class QuietInput(SharedComponentRichStyles, InputHooks):
     """A compact one-line Input: no blink, no select-on-focus, no re-layout per key, and
     its cursor's and placeholder's styles shared with every other player's. The app types
     a character into it in the app's own turn (:meth:`take_key`)."""
@@ -55,13 +57,13 @@ class QuietInput(SharedComponentRichStyles, Input):
         if not value:
             return self._placeholder_line(y)
         if (y != 0 or self.password or self.highlighter is not None
-                or (self._suggestion and self.has_focus) or not value.isprintable()):
+                or (self.suggesting and self.has_focus) or not value.isprintable()):
             return super().render_line(y)
         text, selection, cursor = value, (0, 0), -1
         if self.has_focus:
             if not self.selection.is_empty:
                 selection = sorted(self.selection)  # type: ignore[assignment]
-            if self._cursor_visible:
+            if self.cursor_shown:
                 cursor = self.cursor_position
                 if self.cursor_at_end:
                     text += " "
@@ -91,7 +93,7 @@ class QuietInput(SharedComponentRichStyles, Input):
         style = self.get_component_rich_style("input--placeholder")
         segments = []
         rest = placeholder
-        if self.has_focus and self._cursor_visible:
+        if self.has_focus and self.cursor_shown:
             first, rest = placeholder[:1], placeholder[1:]
             segments.append(Segment(first, style + self.get_component_rich_style(
                 "input--cursor")))
@@ -102,7 +104,7 @@ class QuietInput(SharedComponentRichStyles, Input):
     def can_take(self, event: events.Key) -> bool:
         """Whether :meth:`take_key` may take ``event`` now: while nothing waits in this
         input's queue (the keys of a burst, and a paste, keep their order)."""
-        return self._message_queue.empty()
+        return not self.message_queue_size
 
     async def take_key(self, event: events.Key) -> None:
         """Take ``event`` now, from the app's own turn, as this input would when the key
@@ -110,7 +112,7 @@ class QuietInput(SharedComponentRichStyles, Input):
         forwarded, a key waits its turn on this input's queue, then the screen's update
         timer draws it."""
         if not self._type_at_end(event):
-            await self._on_key(event)
+            await self.key_event(event)
 
     def can_type_at_end(self, event: events.Key) -> bool:
         """Whether :meth:`_type_at_end` types ``event`` (nothing is done here)."""
@@ -122,7 +124,7 @@ class QuietInput(SharedComponentRichStyles, Input):
                 or (self.max_length and len(value) >= self.max_length)
                 or self.password or self.highlighter is not None or self.suggester is not None
                 or self.validators or self.restrict or self.type != "text"
-                or self._initial_value or not self._cursor_visible or not self.has_focus
+                or self.has_initial_value or not self.cursor_shown or not self.has_focus
                 or self.scroll_offset.x or self.styles.auto_dimensions):
             return False
         # Near the right edge the cursor would leave the view: Textual scrolls the field.
@@ -178,7 +180,7 @@ class QuietInput(SharedComponentRichStyles, Input):
         styles = self.styles
         top, left = styles.gutter.top, styles.gutter.left
         row = Region(0, top, region.width, 1)
-        self._styles_cache.set_dirty(row)
+        door.styles_cache_of(self).set_dirty(row)
         strip = self.render_lines(row)[0].crop(left + column, left + column + 2)
         return [f"\x1b[{region.y + top + 1};{region.x + left + column + 1}H"
                 + strip.render(self.app.console)]
@@ -191,17 +193,17 @@ class QuietInput(SharedComponentRichStyles, Input):
         else:
             self.refresh(Region(column, 0, 2, 1))
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def key_event(self, event: events.Key) -> None:
         """A character is typed (Textual's own typing). Any other key is played here, as
         the app would play it once it had bubbled up to it: the first binding for it from
         this field up (Backspace, the arrows, Enter are the field's own; Escape and Tab
         the screen's). Textual lets such a key bubble through every container's queue to
         the app (a Backspace cost twice a character over SSH), and a key typed after it
         could overtake it. No container around a text field handles keys itself."""
-        await super()._on_key(event)
+        await super().key_event(event)
         if not event.is_printable:
             event.stop()
-            await self.app._check_bindings(event.key)
+            await door.check_bindings(self.app, event.key)
 
     def post_message(self, message: Message) -> bool:
         """A ``Changed`` goes straight to the screen, where the handlers of a field's
@@ -213,17 +215,26 @@ class QuietInput(SharedComponentRichStyles, Input):
             return self.screen.post_message(message)
         return super().post_message(message)
 
-    def _on_paste(self, event: events.Paste) -> None:
+    def paste_event(self, event: events.Paste) -> None:
         """A paste of several lines keeps them all, joined by spaces (Textual's Input keeps
         only the first); escape sequences and control characters are dropped, runs of
-        spaces become one, and a space at either end stays (a word pasted after another)."""
+        spaces become one, and a space at either end stays (a word pasted after another).
+        A paste longer than the field takes is kept up to its limit, with a note."""
         raw = inert(" ".join(event.text.splitlines()))
         text = clean_text(raw, len(raw) + 1)
         if text:
             text = f"{' ' if raw[0].isspace() else ''}{text}{' ' if raw[-1].isspace() else ''}"
-            if self.selection.is_empty:
+            if self.max_length:  # Textual drops a paste that would pass the limit whole
+                start, end = sorted(self.selection)
+                room = max(0, self.max_length - len(self.value) + (end - start))
+                if len(text) > room:
+                    self.notify(f"The paste was cut to fit: {len(text) - room} of its "
+                                f"characters left out (at most {self.max_length}).",
+                                severity="warning", markup=False)
+                    text = text[:room]
+            if text and self.selection.is_empty:
                 self.insert_text_at_cursor(text)
-            else:
+            elif text:
                 self.replace(text, *self.selection)
         event.stop()
         event.prevent_default()

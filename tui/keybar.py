@@ -1,13 +1,13 @@
 """The key bar: one line at the bottom of a screen saying which keys do what, right now.
 
 Textual's stock ``Footer`` builds a widget per key, each with reactive watchers, and
-rebuilds them all whenever the bindings change: on a server with hundreds of sessions it
-was about a fifth of the cost of a new connection. This is one widget that draws one line.
+rebuilds them all whenever the bindings change: a large share of the cost of a new
+connection on a server with hundreds of sessions. This is one widget that draws one line.
 
 What it shows: the screen's :meth:`key_hints` if the screen has one (the game screen knows
 which keys matter in each phase and role), else the active bindings marked ``show``. It
-redraws only when that list changes, as a :class:`~tui.cached_lines.CachedLines` line (a
-``render()`` of the same line cost about 0.4 ms); a click on a key runs its action.
+redraws only when that list changes, as a :class:`~lean_textual.cached_lines.CachedLines`
+line; a click on a key runs its action.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from textual import events
 from textual.content import Content
 from textual.screen import Screen
 
-from tui.cached_lines import CachedLines
+from lean_textual import internals as door
+from lean_textual.cached_lines import CachedLines
 
 Hint = tuple[str, str, str]
 """``(key as shown, what it does, action to run on a click)``; the action may be ""."""
@@ -77,8 +78,8 @@ class KeyBar(CachedLines):
         # Read as they change (Textual's default posts each change to the bar's queue:
         # drawn a turn later, in a frame of its own). While the app holds its output back
         # (a new screen being built) they change at every mount and focus: read once when
-        # it lets go (the app's _end_batch publishes them again), not six times.
-        if not self.app._batch_count:
+        # it lets go (the app's batch_ended publishes them again), not six times.
+        if not door.in_batch(self.app):
             self.update_hints()
 
     def update_hints(self) -> None:

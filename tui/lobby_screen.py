@@ -21,13 +21,13 @@ from textual.widgets import Input, Static
 from engine.session import Session
 from engine.tables import TableOptions, TableSummary
 from engine.text import NAME_MAX
+from lean_textual.steady import SteadyScreen
 from tui.form_row import FormRow
 from tui.history_panel import HistoryPanel
 from tui.inputs import QuietInput
 from tui.keybar import Hint, KeyBar, binding_hints
 from tui.messages import attempt
 from tui.row_list import RowList
-from tui.steady import SteadyScreen
 
 TITLE = Content.assemble("Mission Impractical  ", ("·  the lobby", Style(dim=True)))
 """Built once: as markup, every new lobby parsed it (and its style) again."""
@@ -97,8 +97,8 @@ class LobbyScreen(SteadyScreen[None]):
             yield TableList(id="tables")  # its own box: a container around it drew 23 lines
             yield HistoryPanel(id="history")
         yield FormRow(("Table code", QuietInput(max_length=4, placeholder="ABCD", id="code")),
-                      ("Seat code (to come back)",
-                       QuietInput(max_length=6, placeholder="guests", id="seat-code")),
+                      ("Guest's seat code",
+                       QuietInput(max_length=6, placeholder="if any", id="seat-code")),
                       id="code-row", classes="form-row")
         yield KeyBar()
 

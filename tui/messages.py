@@ -1,8 +1,10 @@
 """Messages that carry the hub's news into one app, and the one way screens run commands.
 
-The hub calls a session's callbacks from whatever code changed the table (often another
-player's app). Those callbacks only post these messages; the app handles them on its own
-message loop, where touching its widgets is safe.
+The hub calls a session's callbacks from whatever code changed the table: another player's
+app, a timer, or the journal's report that a move is on disk. The app posts these messages
+from them and handles them on its own message loop, where touching its widgets is safe.
+One exception: told where no app's code runs, an idle app already showing the table's
+screen shows the change in that same turn (``MissionApp._show_in_this_turn``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The table's options as one widget: a row per option, the host moves and changes them.
 
-The form was 22 widgets (a grid of labels, two selects, two switches, two text fields,
-their hints and rows). Every player at a table held them while waiting, and dropped them
-as cyclic garbage when the game began: about 300 KB per player for the collector. This is
-one :class:`~tui.cached_lines.CachedLines` widget.
+Built from Textual's widgets (labels, selects, switches, text fields, their hints and
+rows) the form would be over twenty widgets that every player at a table holds while
+waiting and drops as cyclic garbage when the game begins. This is one
+:class:`~lean_textual.cached_lines.CachedLines` widget.
 
 Keys, for the host: up and down pick an option; left and right step through its values,
 and so do Enter and space except on a number. On a number, digits type a new one,
@@ -25,7 +25,7 @@ from textual.message import Message
 from engine.rules import MIN_PLAYERS
 from engine.tables import MAX_SEATS, TableOptions
 from engine.text import plural
-from tui.cached_lines import CachedLines
+from lean_textual.cached_lines import CachedLines
 
 LABEL_WIDTH = 12
 DIGITS = "0123456789"

@@ -4,7 +4,7 @@ Textual's ``DataTable`` did this job before. Each one carried ten component-clas
 two scroll bars and a row object, a key and a render cache per row, and refilling it
 (which the lobby does on every change to any table) left the old rows as cyclic garbage
 that only a full collection frees: in a lobby watching tables fill up, about 30,000
-objects per player. A :class:`RowList` is one :class:`~tui.cached_lines.CachedLines`
+objects per player. A :class:`RowList` is one :class:`~lean_textual.cached_lines.CachedLines`
 widget: a row is a line of plain text, drawn once and kept until it changes, and its
 styles come from the process's shared component styles.
 
@@ -24,7 +24,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 
-from tui.cached_lines import CachedLines
+from lean_textual.cached_lines import CachedLines
 
 Cell = str | tuple[str, str]
 """A cell's text, or ``(text, role)`` with role ``"dim"`` or ``"strong"``."""

@@ -9,9 +9,11 @@ before it, so each subclass touches only what changed.
 
 from __future__ import annotations
 
+from textual import events
+
 from engine.session import Session
 from engine.tables import TableView
-from tui.steady import SteadyScreen
+from lean_textual.steady import SteadyScreen
 
 
 class TableStage(SteadyScreen[None]):
@@ -43,6 +45,11 @@ class TableStage(SteadyScreen[None]):
         self._ready = True
         view, self.view = self.view or fallback, None
         self.show(view)
+
+    def take_key(self, event: events.Key) -> bool:
+        """Play ``event`` now, from the app's own turn, if this screen plays it on sight
+        (the game's Stop!); False (nothing done) otherwise."""
+        return False
 
     def update_view(self, old: TableView | None, view: TableView) -> None:
         """Repaint what differs between ``old`` (None: nothing shown yet) and ``view``."""

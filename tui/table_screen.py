@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from engine.hub import BOT_LEVELS
+from engine.commands import BOT_LEVELS
 from engine.rules import MIN_PLAYERS, ROUNDS_BY_PLAYERS
 from engine.session import Session
 from engine.tables import TableOptions, TableView
@@ -55,16 +55,16 @@ def big_code(code: str) -> str:
     return "\n".join(lines)
 
 
-def rounds_label(options: TableOptions, seated: int) -> str:
-    """How long the game will be, in words."""
+def game_length(options: TableOptions, seated: int) -> str:
+    """The game that starting now would be, in words ("a game of 8 rounds for 4 agents")."""
     if options.rounds == 0:
-        return "endless (the host ends it)"
+        return "an endless game (the host ends it)"
     if options.rounds is not None:
-        return plural(options.rounds, "round")
-    total = ROUNDS_BY_PLAYERS.get(seated, max(seated, MIN_PLAYERS))
+        return f"a game of {plural(options.rounds, 'round')}"
     if seated < MIN_PLAYERS:
-        return "by player count"
-    return f"{plural(total, 'round')} for {seated} agents"
+        return "a game (its rounds set by how many agents sit)"
+    total = ROUNDS_BY_PLAYERS.get(seated, seated)
+    return f"a game of {plural(total, 'round')} for {seated} agents"
 
 
 def _binding_state(view: TableView) -> tuple[object, ...]:
@@ -93,10 +93,10 @@ class TableScreen(TableStage):
         Binding("g", "start", "Start game"),
         Binding("b", "add_bot", "Add bot"),
         Binding("d", "bot_level", "Bot level"),
-        Binding("x", "remove_seat", "Remove seat"),
+        Binding("x", "remove_seat", "Remove"),
         Binding("s", "sit", "Take a seat"),
         Binding("escape", "back", "Leave table"),
-        Binding("escape", "results", "Back to the results"),
+        Binding("escape", "results", "Results"),  # short: the bar fits 80 columns
         Binding("q", "leave", "Leave table", show=False),
     ]
 
@@ -177,13 +177,13 @@ class TableScreen(TableStage):
             text = ("You are watching: press s to take a seat" if
                     seated < view.options.max_seats else "You are watching: the table is full")
         elif view.is_host:
-            length = rounds_label(view.options, max(seated, MIN_PLAYERS)
-                                  if view.options.bots_fill else seated)
-            text = (f"Ready: press g to start ({length})" if enough else
+            length = game_length(view.options, max(seated, MIN_PLAYERS)
+                                 if view.options.bots_fill else seated)
+            text = (f"Ready: press g to start {length}" if enough else
                     f"{seated} of {MIN_PLAYERS} agents: invite friends or press b for a bot")
         else:
             host = next((s.name for s in view.seats if s.is_host), "the host")
-            text = f"Waiting for {host} to start the game ({rounds_label(view.options, seated)})"
+            text = f"Waiting for {host} to start {game_length(view.options, seated)}"
         self.query_one("#table-status", Lines).lines = (((text, ""),),)
 
     def _sync_form(self, view: TableView) -> None:
@@ -262,8 +262,9 @@ class TableScreen(TableStage):
             if answer:
                 attempt(self, self.session.remove_seat, row)
 
-        self.app.push_screen(Confirm(f"Remove {seat.name} from the table? They go back to "
-                                     "the lobby.", "Yes, remove"), answered)
+        self.app.push_screen(Confirm(f"Give {seat.name}'s seat away? They stay at the table "
+                                     "as a watcher (and may sit again while a seat is free).",
+                                     "Yes, free the seat"), answered)
 
     def action_sit(self) -> None:
         if self.view is not None:

@@ -1,15 +1,17 @@
 """When an input event reached the server, on the hub's clock.
 
-The SSH driver stamps every input event it creates with ``arrived_at_ms`` (from
-:func:`engine.hub.now_ms`) as its bytes come off the channel. Stop! races are decided by
-that stamp, not by when this app's message loop got round to the event, so a busy session
-does not lose a race it won. Events without a stamp (tests, local terminals, events Textual
-synthesizes) count as arriving now.
+The SSH input pump stamps a session's bytes with :func:`engine.clock.now_ms` as they come
+off the channel (``server/input.py``), and the driver gives every event parsed from them
+that stamp as ``arrived_at_ms``. A Stop! shout and a lead's pick carry it to the hub, which
+orders the moves it holds while a Stop! race settles by it, not by when each app's
+message loop got round to its key (the guarantee and its bound: ``docs/architecture.md``).
+Events without a stamp (tests, local terminals, events Textual synthesizes) count as
+arriving now.
 """
 
 from __future__ import annotations
 
-from engine.tables import now_ms
+from engine.clock import now_ms
 
 
 def arrival_ms(event: object) -> float:

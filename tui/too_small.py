@@ -26,13 +26,13 @@ class TooSmallScreen(Screen[None]):
 
     def __init__(self, size: Size) -> None:
         super().__init__()
-        self._size = size
+        self._shown_size = size
 
     def compose(self) -> ComposeResult:
-        yield Static(too_small_text(self._size), id="too-small", markup=False)
+        yield Static(too_small_text(self._shown_size), id="too-small", markup=False)
 
     def show_size(self, size: Size) -> None:
         """The terminal was resized but is still too small."""
-        self._size = size
+        self._shown_size = size
         if self.is_mounted:
             self.query_one("#too-small", Static).update(too_small_text(size))

@@ -138,6 +138,22 @@ def _guesser_lines(tv: TableView, view: View) -> list[Line]:
     return lines
 
 
+SEAT_CODE_PROMPT = "Had a seat? Type your seat code here, then Enter"
+
+
+def reclaim_lines() -> tuple[Line, ...]:
+    """A guest watching a game where a person's seat waits: how to sit back down."""
+    return ((("You are watching. ", "dim"), ("Had a seat here? ", "me"),
+             ("Type your seat code below and press ", ""), ("Enter", "key"),
+             (" to sit back down.", "")),)
+
+
+def seat_code_line(seat_code: str) -> Line:
+    """A guest's seat code, where they will look for it again."""
+    return (("Your seat code: ", "dim"), (seat_code, "key"),
+            (" (type it to come back to this seat after a drop)", "dim"))
+
+
 def turn_lines(tv: TableView) -> tuple[Line, ...]:
     """This seat's private panel: the lead's secret task or the hand, and what to do now."""
     view = tv.game
@@ -211,22 +227,31 @@ def reveal_lines(tv: TableView) -> tuple[Line, ...]:
     if view.phase not in REVEAL_PHASES:
         return ()
     lines: list[Line] = []
+    lead_revealed = view.phase in AFTER_LEAD_REVEAL and view.secret is not None
+    newest = view.lead if lead_revealed else (view.revealed[-1] if view.revealed else None)
     for seat in view.revealed:
         card = view.guesses[seat]
         lines.append(((view.players[seat], "name"),
                       (f" reveals {card}: {task_name(view, card)}", ""),
-                      *_plan_mark(view.plans[seat])))
-    if view.phase in AFTER_LEAD_REVEAL and view.secret is not None:
+                      *_plan_mark(view.plans[seat], seat == newest)))
+    if lead_revealed:
         lines.append(((view.players[view.lead], "name"), (" (lead) reveals the task: ", ""),
                       (f"#{view.secret} {task_name(view, view.secret)}", "good"),
-                      *_plan_mark(view.plans[view.lead])))
+                      *_plan_mark(view.plans[view.lead], True)))
+    if newest is not None and view.plans[newest]:
+        # the newest plan whole, for everyone to read before the next reveal (the panel
+        # wraps it, and leaves out the oldest reveals if it must)
+        lines.append(((f"{view.players[newest]}'s plan: ", "name"),
+                      (view.plans[newest], "plan")))
     return tuple(lines)
 
 
-def _plan_mark(plan: str) -> tuple[Span, ...]:
-    """The plans themselves are printed once, whole, in the log; here a mark says there is
-    one to read there."""
-    return (("  · plan in the log", "plan"),) if plan else ()
+def _plan_mark(plan: str, shown: bool) -> tuple[Span, ...]:
+    """The newest plan is printed whole below the reveals; the others, in the log (PgUp
+    reads back): a mark says there is one."""
+    if not plan:
+        return ()
+    return (("  · plan below", "plan"),) if shown else (("  · plan in the log", "plan"),)
 
 
 def round_over_lines(view: View) -> tuple[Line, ...]:

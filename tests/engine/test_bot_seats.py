@@ -115,5 +115,28 @@ async def test_paced_bots_play_a_round_through_with_a_person() -> None:
             host.play(action)
         await asyncio.sleep(0.005)
     assert table.state is not None and table.state.history
-    assert any(line.by_bot for line in table.log)
+    assert not any(line.by_bot for line in table.log)  # the bots' own moves: no "(bot)"
     hub.close()
+
+
+def test_only_a_move_a_bot_made_for_a_person_is_marked_bot_in_the_log() -> None:
+    """"Bot Ada hides a guess", never "Bot Ada hides a guess (bot)"; when time ran out for
+    the host, "Host hides a guess (bot)"."""
+    from engine.bots import Bot
+
+    hub = Hub(deck=load_deck(), seed="mark", settle_ms=0)
+    host = host_with_bots(hub, "normal", "normal")
+    host.start()
+    table = hub.tables[host.view().code]  # type: ignore[union-attr]
+    bots = {seat: Bot(hub.deck, f"b{seat}") for seat in range(3)}
+    while (state := table.state) is not None and not state.history:
+        seat = state.waiting_for()[0]
+        action = bots[seat].act(rules.view_for(state, seat), 0)
+        assert action is not None
+        hub.submit(table, action, None, by_bot=True)  # every seat's move made by a bot
+    moves = [line for line in table.log if line.kind in ("pick", "guess", "reveal")]
+    mine = [line for line in moves if line.text.startswith("Host ")]
+    theirs = [line for line in moves if line.text.startswith("Bot ")]
+    assert mine and theirs
+    assert all(line.by_bot for line in mine)
+    assert not any(line.by_bot for line in theirs)

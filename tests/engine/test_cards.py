@@ -283,7 +283,7 @@ def test_a_hosts_deck_folder_loads_with_any_number_of_cards_enough_to_play(
 @pytest.mark.parametrize(("setup", "message"), [
     (lambda d: (d / "tasks.txt").unlink(), "tasks.txt: no such file"),
     (lambda d: (d / "items.txt").write_text("Own Item | wings\n", encoding="utf-8"),
-     "items.txt:1: 'Own Item' has unknown tag(s) wings"),
+     "items.txt:1: 'Own Item' has unknown tag(s) wings (known tags: "),
     (lambda d: (d / "items.txt").write_bytes(b"\xff\xfe junk"), "items.txt: not UTF-8"),
     (lambda d: _write_deck(d, tasks=3), "tasks.txt: 3 cards, a game needs at least 8"),
 ])
@@ -301,3 +301,9 @@ def test_few_items_share_exactly_the_same_tags_so_a_lead_can_tell_them_apart() -
     groups = Counter(item.tags for item in load_deck().items)
     assert sum(n for n in groups.values() if n > 1) <= 65  # the old deck: 71 items
     assert max(groups.values()) <= 4
+
+
+def test_the_hosting_guide_lists_exactly_the_tags_a_deck_may_use() -> None:
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "hosting.md").read_text()
+    listed = guide.split("tags from this list", 1)[1].split(". A task", 1)[0]
+    assert set(re.findall(r"`([a-z]+)`", listed)) == set(TAGS)

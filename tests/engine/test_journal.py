@@ -35,7 +35,7 @@ from engine.journal import (
 )
 from engine.rules import IllegalAction, Phase
 from engine.session import Session
-from engine.tables import Table, TableOptions
+from engine.tables import PRESENCE, Table, TableOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,8 +65,8 @@ def snapshot(table: Table) -> dict[str, Any]:
         "games": table.games,
         "seq": table.seq,
         "state": table.state,
-        "log": [line for line in table.log  # who is connected is not journaled
-                if "their seat is kept" not in line.text and " is back" not in line.text],
+        "log": [line for line in table.log  # who is here is not journaled
+                if line.kind != PRESENCE],
         "chat": list(table.chat),
     }
 
@@ -214,7 +214,7 @@ def test_after_a_restart_a_player_in_two_games_comes_back_to_the_newer(
     code sorts first, and the lobby lists the tables in the order they were made."""
     hub = Hub.open(tmp_path / "data", deck=plain_deck, seed="t", settle_ms=0)
     codes = iter(["ZZZZ", "AAAA"])
-    hub._new_code = lambda: next(codes)  # type: ignore[method-assign]
+    hub.codes.table_code = lambda taken: next(codes)  # type: ignore[method-assign]
     ann, bob, cy, dee = (hub.attach(p) for p in (ANN, BOB, CY, DEE))
     old = ann.create_table(TableOptions(turn_seconds=0))
     bob.join(old)

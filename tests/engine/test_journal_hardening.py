@@ -8,9 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from engine.commands import Chat
+from engine.errors import NotAllowed, TooFast
 from engine.hub import Hub
 from engine.identity import Player
-from engine.rules import IllegalAction, Phase
+from engine.rules import Phase
 from engine.tables import TableOptions
 from tests.engine.test_journal import rows, seated_three, sensible_move
 
@@ -27,7 +29,7 @@ def test_control_characters_never_reach_the_journal(plain_deck: SimpleNamespace,
     table, (ann, bob, _cy) = seated_three(hub)
     ann.start()
     bob.chat("hi " + NASTY)
-    hub.command(table, "chat", {"seat": 1, "text": NASTY})  # even past the session
+    hub.command(table, Chat(1, NASTY))  # even past the session
     bob.rename("Bo" + NASTY)
     while table.state is not None and table.state.phase is not Phase.REVEALING:
         sensible_move(table)
@@ -106,7 +108,7 @@ def test_a_player_cannot_open_tables_without_end(plain_deck: SimpleNamespace) ->
     host = Player("key:spam", "Spam")
     hub.create_table(TableOptions(), host)
     hub.create_table(TableOptions(), host)
-    with pytest.raises(IllegalAction, match="already at 2 tables"):
+    with pytest.raises(NotAllowed, match="already at 2 tables"):
         hub.create_table(TableOptions(), host)
     hub.create_table(TableOptions(), Player("key:other", "Other"))  # others still can
 
@@ -117,10 +119,66 @@ def test_chat_is_rate_limited_per_player_and_others_can_still_talk(
     hub = Hub(deck=plain_deck, seed="t", settle_ms=0)
     table, (ann, bob, _cy) = seated_three(hub)
     sent = 0
-    with pytest.raises(IllegalAction, match="slow down"):
+    with pytest.raises(TooFast, match="slow down"):
         for n in range(50):
             ann.chat(f"spam {n}")
             sent += 1
     assert sent == 5
     bob.chat("can I talk?")
     assert table.chat[-1].text == "can I talk?"
+
+
+def test_text_in_a_crafted_journal_is_cleaned_again_as_it_is_replayed(
+        plain_deck: SimpleNamespace, tmp_path: Path) -> None:
+    """Found: a chat record holding ESC, written into the journal (a crafted backup given
+    to ``restore``), reached every player's terminal: OSC 0, CSI 2J, RLO."""
+    hub = _hub(plain_deck, tmp_path)
+    table, _ = seated_three(hub)
+    code = table.code
+    hub.close()
+    _bad_record(tmp_path, code, json.dumps({"seat": 1, "text": NASTY + "\x1b[2J"}), "chat")
+    again = _hub(plain_deck, tmp_path)
+    assert code in again.tables, again.set_aside
+    said = [line.text for line in again.tables[code].chat]
+    assert said and all(bad not in text for text in said for bad in "\x07\x1b\u202e\u200b")
+    again.close()
+
+
+def test_names_in_a_crafted_journals_finished_games_are_cleaned_as_they_are_read(
+        tmp_path: Path) -> None:
+    import sqlite3
+
+    from engine.journal import open_journal
+    from engine.records import Records
+
+    journal = open_journal(tmp_path)
+    journal.close()
+    db = sqlite3.connect(tmp_path / "mission.sqlite3")
+    db.execute("INSERT INTO tables (id, code, created_at, closed_at) VALUES (1, 'ABCD', 0, 1)")
+    db.execute("INSERT INTO games (id, table_id, code, game_no, finished_at, result)"
+               " VALUES (1, 1, 'ABCD', 1, 1, '{}')")
+    db.execute("INSERT INTO game_players (game_id, seat, player_id, name, score, won, is_bot)"
+               " VALUES (1, 0, 'key:x', ?, 3, 1, 0)", ("Eve" + NASTY,))
+    db.commit()
+    records = Records(db)
+    (best,) = records.hall_of_fame()
+    (game,) = records.recent_games()
+    for name in (best.name, *best.names, *(p.name for p in game.players)):
+        assert all(bad not in name for bad in "\x07\x1b\u202e\u200b"), repr(name)
+    db.close()
+
+
+def test_a_journal_missing_a_table_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Found: a journal missing its ``records`` table made ``serve`` die with a raw
+    traceback (sqlite3.OperationalError)."""
+    import sqlite3
+
+    from engine.journal import JournalError, open_journal
+
+    open_journal(tmp_path).close()
+    db = sqlite3.connect(tmp_path / "mission.sqlite3")
+    db.execute("DROP TABLE records")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match="records"):
+        open_journal(tmp_path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from engine import journal as journal_mod
 from engine.hub import Hub
 from engine.identity import Player
 from engine.journal import DB_NAME, JournalError, SqliteJournal, open_journal
@@ -183,3 +185,49 @@ def test_a_guest_who_reclaims_their_seat_stays_one_person_in_the_records(
         assert all(r.games_played == 2 for r in fame)
         mine = guest.history().mine
         assert mine is not None and mine.games_played == 2
+
+
+def test_a_game_ended_before_its_first_round_counts_for_nobody(
+        plain_deck: SimpleNamespace, tmp_path: Path) -> None:
+    """The host starts, then ends the game at once: the end screen says "no winner this
+    time", and the records agree: no game played, nobody won."""
+    with open_journal(tmp_path) as journal:
+        hub = Hub(deck=plain_deck, journal=journal, seed="t", settle_ms=0)
+        table, sessions = seated_three(hub, TableOptions(rounds=2))
+        sessions[0].start()
+        sensible_move(table)  # a pick: under way, but no round scored
+        sessions[0].end_game()
+        assert table.status != "playing"
+        records = Records(journal.connection)
+        assert records.recent_games() == []
+        assert records.hall_of_fame() == []
+
+
+def test_the_upgrade_removes_unplayed_games_already_recorded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Journals written before the fix (schema 2) hold games with no round as shared wins:
+    opening one with this version takes them out of the records and keeps the played
+    games."""
+    monkeypatch.setattr(journal_mod, "MIGRATIONS", journal_mod.MIGRATIONS[:2])
+    with open_journal(tmp_path, synchronous="OFF", clock=Clock()) as journal:
+        finish(journal, "AAAA", 1, [("key:ann", "Ann", 5), ("key:bob", "Bob", 3),
+                                    ("key:cy", "Cy", 1)])
+        journal.record("AAAA", 2, "chat", {"seat": 0, "text": "again?"})
+        db = journal.connection
+        cursor = db.execute(  # as the old code wrote it: no rounds, everyone won
+            "INSERT INTO games (table_id, code, game_no, finished_at, result)"
+            " SELECT table_id, code, 2, finished_at + 60, ? FROM games",
+            (json.dumps({"scores": [0, 0, 0], "winners": [0, 1, 2], "rounds": []}),))
+        db.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, 0, 0, 1)",
+                       [(cursor.lastrowid, seat, pid, name) for seat, (pid, name) in
+                        enumerate([("key:ann", "Ann"), ("key:bob", "Bob"), ("key:cy", "Cy")])])
+        db.commit()
+        assert len(Records(db).recent_games()) == 2
+    monkeypatch.undo()
+    with open_journal(tmp_path) as journal:
+        records = Records(journal.connection)
+        assert [g.game_no for g in records.recent_games()] == [1]
+        ann = records.player_record("key:ann")
+        assert ann is not None and (ann.games_played, ann.games_won) == (1, 1)
+        assert journal.connection.execute(
+            "SELECT count(*) FROM game_players").fetchone()[0] == 3

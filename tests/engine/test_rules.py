@@ -422,10 +422,34 @@ def test_a_shout_after_another_item_went_down_is_no_tie() -> None:
         apply(state, Shout(g1, 0))
 
 
-def test_a_shout_stamped_before_the_first_one_is_not_a_tie() -> None:
-    state = play(game(stop_tie_window_ms=50), Shout(game().guessers[0], 100))
-    with pytest.raises(IllegalAction, match="first"):
-        apply(state, Shout(state.guessers[1], 40))
+def test_a_shout_stamped_before_the_holders_takes_the_token_while_the_race_is_open() -> None:
+    """Its bytes reached the server first; its app handed it on late."""
+    late, early = game().guessers[0], game().guessers[1]
+    state = play(game(stop_tie_window_ms=50), Shout(late, 100))
+    after, events = apply(state, Shout(early, 40))  # 60 ms earlier: beyond the tie window
+    assert after.stop == (early,) and after.stop_at_ms == 40
+    assert "shouted Stop! first and takes the stop token from" in events[0].text
+
+
+def test_a_holder_stamped_within_the_tie_window_of_an_earlier_shout_keeps_a_share() -> None:
+    late, early = game().guessers[0], game().guessers[1]
+    state = play(game(stop_tie_window_ms=50), Shout(late, 100))
+    after, _ = apply(state, Shout(early, 70))
+    assert after.stop == (early, late) and after.stop_stamps == (70, 100)
+
+
+def test_an_earlier_shout_is_too_late_once_the_holder_hid_a_guess() -> None:
+    late, early = game().guessers[0], game().guessers[1]
+    state = play(game(), Shout(late, 100), Guess(late, 2))
+    with pytest.raises(IllegalAction, match="took the stop token before your Stop!"):
+        apply(state, Shout(early, 40))
+
+
+def test_a_shout_stamped_after_the_tie_window_is_refused_by_name() -> None:
+    first, second = game().guessers[0], game().guessers[1]
+    state = play(game(stop_tie_window_ms=50), Shout(first, 100))
+    with pytest.raises(IllegalAction, match=f"^{state.players[first]} shouted Stop! first$"):
+        apply(state, Shout(second, 151))
 
 
 @pytest.mark.parametrize("action", [

@@ -13,10 +13,12 @@ import pytest
 from server.context import AppFactory
 from server.host_keys import load_or_create_host_key
 from server.limits import SessionLimits
-from server.ssh_server import GameServer, ServerConfig, start_server
+from server.ssh_server import GameServer, HostSide, ServerConfig, start_server
 from tests.ssh.apps import BOARD, counter_factory
+from tests.ssh.client import TermClient
 
 StartServer = Callable[..., Awaitable[GameServer]]
+TwoPlayers = Callable[..., Awaitable[tuple[GameServer, TermClient, TermClient]]]
 
 
 @pytest.fixture(scope="session")
@@ -35,25 +37,45 @@ def client_key() -> asyncssh.SSHKey:
 
 @pytest.fixture
 async def game_server(host_key_path: Path) -> AsyncIterator[StartServer]:
-    """Starts servers (``await game_server(factory, limits=..., **config)``); all are closed
-    at the end of the test."""
+    """Starts servers (``await game_server(factory, limits=..., host_side=..., **config)``);
+    all are closed at the end of the test."""
     servers: list[GameServer] = []
 
     async def start(
         factory: AppFactory = counter_factory,
         limits: dict[str, Any] | None = None,
+        host_side: HostSide | None = None,
         **config: Any,
     ) -> GameServer:
         base = ServerConfig(host="127.0.0.1", port=0, host_key_path=host_key_path)
         quick = {"hangup_wait_s": 0.1, **(limits or {})}  # test clients never hang up
         settings = replace(base, limits=SessionLimits(**quick), **config)
-        server = await start_server(factory, settings)
+        server = await start_server(factory, settings, host_side)
         servers.append(server)
         return server
 
     yield start
     for server in servers:
         await server.close(timeout=2.0)
+
+
+@pytest.fixture
+def two_players(game_server: StartServer) -> TwoPlayers:
+    """Starts a server (``game_server``'s arguments) and connects two players to it, one
+    after the other, each once its first screen shows ``ready``:
+    ``server, alice, bob = await two_players()``."""
+
+    async def start(first: str = "alice", second: str = "bob", *, ready: str = "len: 0",
+                    **server: Any) -> tuple[GameServer, TermClient, TermClient]:
+        started = await game_server(**server)
+        players = []
+        for name in (first, second):
+            player = await TermClient.connect(started.port, username=name)
+            await player.wait_for(ready)
+            players.append(player)
+        return started, players[0], players[1]
+
+    return start
 
 
 @pytest.fixture(autouse=True)

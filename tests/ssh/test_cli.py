@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import socket
 import stat
@@ -12,12 +13,14 @@ import tomllib
 from pathlib import Path
 from types import ModuleType
 
+import asyncssh
 import pytest
 
-from server import cli
+from engine.cards import load_deck
+from server.admin import cli
 from server.ssh_server import RESTARTING
 from server.terminal import LEAVE_SEQUENCE
-from tests.ssh.client import TermClient
+from tests.ssh.client import TermClient, until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,7 +55,7 @@ def test_simulate_is_handed_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> No
 async def _start(tmp_path: Path, *extra: str) -> tuple[asyncio.subprocess.Process, int, str]:
     key = ("--host-key", str(tmp_path / "host_keys" / "key")) if not extra else ()
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+        sys.executable, "-m", "server.admin.cli", "serve", "--host", "127.0.0.1", "--port", "0",
         *key, "--data-dir", str(tmp_path / "data"),
         "--app-factory", "tests.ssh.apps:make_counter_factory", *extra,
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
@@ -155,8 +158,31 @@ def test_an_older_versions_host_key_is_kept_in_use(monkeypatch: pytest.MonkeyPat
     assert cli.host_key_path(options) == Path("data") / cli.HOST_KEY_NAME
     legacy = tmp_path / "host_keys" / "ssh_host_ed25519_key"
     legacy.parent.mkdir()
-    legacy.write_text("an old key")
-    assert cli.host_key_path(options).resolve() == legacy
+    old_key = asyncssh.generate_private_key("ssh-ed25519")
+    legacy.write_bytes(old_key.export_private_key())
+    (tmp_path / "data").mkdir(mode=0o755)
+    os.chmod(tmp_path / "data", 0o755)
+    in_data = cli.host_key_path(options)
+    assert in_data == Path("data") / cli.HOST_KEY_NAME  # copied: not the working directory's
+    assert in_data.read_bytes() == legacy.read_bytes()
+    assert stat.S_IMODE(in_data.stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "data").stat().st_mode) == 0o700
+    monkeypatch.chdir(tmp_path / "data")  # started elsewhere: the same key
+    options = cli.build_parser().parse_args(["serve", "--data-dir", str(tmp_path / "data")])
+    assert cli.host_key_path(options).read_bytes() == legacy.read_bytes()
+
+
+def test_the_public_host_key_is_not_writable_by_others_whatever_the_umask(
+        tmp_path: Path) -> None:
+    from server.host_keys import load_or_create_host_key
+
+    old = os.umask(0)
+    try:
+        load_or_create_host_key(tmp_path / "keys" / "host")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "keys" / "host.pub").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "keys" / "host").stat().st_mode) == 0o600
 
 
 @pytest.mark.xdist_group("cli")
@@ -173,36 +199,54 @@ async def test_a_new_host_key_goes_in_the_data_dir_and_is_announced_once(
     assert await asyncio.wait_for(process.wait(), 15) == 0
     assert process.stderr is not None
     log = (await process.stderr.read()).decode()
-    assert f"NEW HOST KEY generated at {tmp_path / 'data' / 'ssh_host_ed25519_key'}" in log
+    key = tmp_path / "data" / "ssh_host_ed25519_key"
+    assert f"made a new host key at {key} (first start)" in log  # plainly: nobody to warn
+    assert "NEW HOST KEY" not in log and "Players who connected before" not in log
     assert fingerprint in log
     again, _, same = await _start(tmp_path, "--public-name", "game.example.com")
     again.send_signal(signal.SIGTERM)
     assert await asyncio.wait_for(again.wait(), 15) == 0
     assert again.stderr is not None
-    assert "NEW HOST KEY" not in (await again.stderr.read()).decode()
+    assert "new host key" not in (await again.stderr.read()).decode().lower()
     assert same == fingerprint
+    key.unlink()  # a lost key on a server that had players: every ssh will warn
+    third, _, other = await _start(tmp_path, "--public-name", "game.example.com")
+    third.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(third.wait(), 15) == 0
+    assert third.stderr is not None
+    assert f"NEW HOST KEY generated at {key}" in (await third.stderr.read()).decode()
+    assert other != fingerprint
 
 
 @pytest.mark.xdist_group("cli")
 async def test_the_start_up_line_names_the_public_name_and_json_logs_are_json(
         tmp_path: Path) -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+        sys.executable, "-m", "server.admin.cli", "serve", "--host", "127.0.0.1", "--port", "0",
         "--data-dir", str(tmp_path / "data"), "--public-name", "game.example.com",
         "--log-format", "json",
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     lines = [(await asyncio.wait_for(process.stdout.readline(), 20)).decode() for _ in range(3)]
     port = int(lines[0].rsplit(":", 1)[1])
-    # a new table's invite says the same (run as python -m server.cli, as here, it said
+    # a new table's invite says the same (run as python -m server.admin.cli, as here, it said
     # "ssh -t host")
     alice = await TermClient.connect(port)
     await alice.wait_for("the lobby")
     alice.send("c")
     await alice.wait_for(f"ssh -t -p {port} game.example.com")  # (the code may wrap)
     alice.close()
+    # and so does the line for a client that sent a command instead of a table's code
+    refused = await TermClient.connect(port, command="ls -l")
+    told = f"To join a table: ssh -t -p {port} game.example.com CODE".encode()
+    await until(lambda: told in bytes(refused.stderr), "the refusal")
+    refused.close()
     process.send_signal(signal.SIGTERM)
     assert await asyncio.wait_for(process.wait(), 15) == 0
     assert lines[2].strip() == f"Players join with: ssh -p {port} game.example.com"
+    deck = (await asyncio.wait_for(process.stdout.readline(), 20)).decode()
+    own = load_deck()
+    assert deck.strip() == (f"Deck: the game's own cards ({len(own.tasks)} tasks, "
+                            f"{len(own.items)} items)")
     logged = [json.loads(line) for line in (await process.stderr.read()).decode().splitlines()]
     assert logged[-1]["message"] == "journal closed" and logged[-1]["level"] == "INFO"

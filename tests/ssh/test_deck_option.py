@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
+from engine.cards import load_deck_dir
 from engine.hub import Hub
 from engine.journal import JournalError
-from server import cli
+from server.admin import cli
 
 
 def write_deck(folder: Path, items: str | None = None) -> Path:
@@ -53,3 +54,9 @@ def test_the_hosts_deck_is_the_one_the_tables_deal_from(
 def test_the_deck_folder_can_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MI_DECK", "/srv/cards")
     assert cli.build_parser().parse_args(["serve"]).deck == Path("/srv/cards")
+
+
+def test_the_start_up_lines_name_the_deck_in_play(tmp_path: Path) -> None:
+    folder = write_deck(tmp_path / "cards")
+    assert cli._deck_line(load_deck_dir(folder), folder) == (
+        f"your own cards from {folder} (10 tasks, 40 items)")

@@ -10,13 +10,13 @@ import pytest
 
 from engine.cards import load_deck
 from engine.hub import Hub
-from server.cli import mission_app_factory
+from server.admin.cli import mission_app_factory
 from server.limits import ConnectionLimits, SessionLimits
 from server.paste import PASTE_START
 from server.session import GameSession
 from server.ssh_server import GameServer
 from tests.ssh.client import TermClient, until
-from tests.ssh.conftest import StartServer
+from tests.ssh.conftest import StartServer, TwoPlayers
 from tests.ssh.friends import play_a_round, three_at_a_table
 
 FRIEND = "127.0.0.2"
@@ -53,13 +53,9 @@ async def _round_trip(client: TermClient, typed: int) -> float:
 
 @pytest.mark.xdist_group("ssh-timing")
 async def test_a_flood_of_junk_does_not_slow_down_another_player(
-    game_server: StartServer,
+    two_players: TwoPlayers,
 ) -> None:
-    server = await game_server()
-    flooder = await TermClient.connect(server.port, username="mallory")
-    bob = await TermClient.connect(server.port, username="bob")
-    await flooder.wait_for("len: 0")
-    await bob.wait_for("len: 0")
+    server, flooder, bob = await two_players("mallory", "bob")
     pump = _session_of(server, "mallory").terminal.pump  # type: ignore[union-attr]
     limits = server.limits
     flooder.draw = False  # its screen is not what this test watches

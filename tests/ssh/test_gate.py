@@ -42,8 +42,13 @@ def test_one_address_cannot_hold_every_login_slot() -> None:
 def test_wrong_passwords_cost_more_each_time_then_block_the_address() -> None:
     books, clock = gate(auth_delay_s=0.5, auth_delay_max_s=4, auth_failures_to_block=5,
                         block_s=60)
-    delays = [books.login_failed("6.6.6.6") for _ in range(5)]
-    assert delays == [0.5, 1.0, 2.0, 4.0, 4.0]
+    waits = [books.wait_before_check("6.6.6.6")]
+    for _ in range(5):
+        books.login_failed("6.6.6.6")
+        waits.append(books.wait_before_check("6.6.6.6"))
+    assert waits == [0.0, 0.5, 1.0, 2.0, 4.0, 4.0]
+    clock.now += 1.5
+    assert books.wait_before_check("6.6.6.6") == 2.5  # counted from the last failure
     assert books.blocked("6.6.6.6")
     assert books.connection_opened("6.6.6.6") == BLOCKED
     assert books.connection_opened("1.2.3.4") is None  # others are not punished
@@ -56,8 +61,19 @@ def test_old_failures_are_forgiven_after_the_window() -> None:
     books.login_failed("6.6.6.6")
     books.login_failed("6.6.6.6")
     clock.now += 101
-    assert books.login_failed("6.6.6.6") == books.limits.auth_delay_s
+    assert books.wait_before_check("6.6.6.6") == 0.0
+    books.login_failed("6.6.6.6")
+    assert books.wait_before_check("6.6.6.6") == books.limits.auth_delay_s
     assert not books.blocked("6.6.6.6")
+
+
+def test_the_wait_never_overflows_however_many_failures() -> None:
+    """Found: the 1,025th failure raised OverflowError (0.5 * 2 ** 1024)."""
+    books, _ = gate(auth_failures_to_block=10**9, auth_delay_max_s=8)
+    for _ in range(1100):
+        books.login_failed("6.6.6.6")
+    assert books.wait_before_check("6.6.6.6") == 8.0
+    assert books.delay_after(10**6) == 8.0
 
 
 def test_connections_per_address_are_capped_after_login() -> None:
@@ -95,3 +111,64 @@ def test_the_books_forget_quiet_addresses_and_stay_bounded() -> None:
     books.connection_opened("1.1.1.1")
     books.connection_closed("1.1.1.1", logged_in=False)
     assert books.sources <= 100
+
+
+class Conn:
+    """A connection as the gate sees it: evicted or not."""
+
+    def __init__(self) -> None:
+        self.evicted = False
+
+    def evict(self) -> None:
+        self.evicted = True
+
+
+def test_a_new_address_always_gets_a_try_however_full_the_logins() -> None:
+    """Found: 64 silent connections from 7 addresses kept a friend out 23 times of 23."""
+    books, _ = gate(max_unauthenticated=64, max_unauthenticated_per_source=10,
+                        unauthenticated_reserve=8)
+    hogs = {f"6.6.6.{n}": [Conn() for _ in range(10)] for n in range(7)}
+    for address, conns in hogs.items():
+        for conn in conns:
+            books.connection_opened(address, conn, conn.evict)
+    shares = [sum(not c.evicted for c in conns) for conns in hogs.values()]
+    assert books.logging_in == 57 and max(shares) - min(shares) <= 2  # shares evened out
+    for n in range(7):  # the rest of the reserve: one each for addresses holding none
+        conn = Conn()
+        assert books.connection_opened(f"5.5.5.{n}", conn, conn.evict) is None
+    assert books.logging_in == 64
+    before = sum(c.evicted for conns in hogs.values() for c in conns)
+    friend = Conn()
+    assert books.connection_opened("1.2.3.4", friend, friend.evict) is None
+    evicted = [c for conns in hogs.values() for c in conns if c.evicted]
+    assert len(evicted) == before + 1  # the oldest silent one of an address holding most
+    assert books.logging_in == 64 and not friend.evicted
+    books.connection_closed("6.6.6.0", logged_in=False, key=evicted[0])  # no double count
+    assert books.logging_in == 64
+
+
+def test_a_silent_connection_goes_before_one_that_is_logging_in() -> None:
+    books, clock = gate(max_unauthenticated=8, max_unauthenticated_per_source=8,
+                        unauthenticated_reserve=2)
+    conns = [Conn() for _ in range(6)]
+    for conn in conns:
+        assert books.connection_opened("6.6.6.6", conn, conn.evict) is None
+        clock.now += 1
+    books.heard("6.6.6.6", conns[0])  # the oldest is logging in, not silent
+    for n in range(2):
+        assert books.connection_opened(f"5.5.5.{n}", Conn()) is None
+    assert books.connection_opened("1.2.3.4", Conn()) is None
+    assert [c.evicted for c in conns] == [False, True, False, False, False, False]
+
+
+def test_when_every_address_holds_one_the_longest_silent_goes() -> None:
+    books, clock = gate(max_unauthenticated=4, unauthenticated_reserve=1,
+                        silent_evict_s=5)
+    conns = [Conn() for _ in range(4)]
+    for n, conn in enumerate(conns):
+        assert books.connection_opened(f"6.6.6.{n}", conn, conn.evict) is None
+    assert books.connection_opened("1.2.3.4", Conn()) == BUSY  # nobody silent for long
+    clock.now += 6
+    books.heard("6.6.6.0", conns[0])
+    assert books.connection_opened("1.2.3.4", Conn()) is None
+    assert [c.evicted for c in conns] == [False, True, False, False]

@@ -15,14 +15,17 @@ from typing import Any
 import asyncssh
 import pytest
 
+from engine.commands import Chat
 from engine.hub import Hub
 from engine.identity import Player
 from engine.journal import DB_NAME, open_journal
 from engine.records import open_records
-from server import host_db, host_tools
+from server.admin import db as host_db
+from server.admin import tools as host_tools
+from server.admin.control import KICKED, HostControl
+from server.admin.tools import HostToolError
 from server.auth import fingerprint
-from server.host_control import BANNED, KICKED
-from server.host_tools import HostToolError
+from server.gate import BANNED
 from server.ssh_server import GameServer
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
@@ -43,11 +46,12 @@ async def served(tmp_path: Path, game_server: StartServer) -> AsyncIterator[tupl
     """A hub journaled in ``tmp_path/data`` and a server that records its sessions there
     and polls for bans and kicks."""
     hub = Hub.open(tmp_path / "data", seed="tools")
-    server = await game_server()
+    control = HostControl()
+    server = await game_server(host_side=control)
     records = host_db.server_connection(hub.journal.path)  # type: ignore[union-attr]
-    server.host.attach(records, lambda: server.sessions, poll_s=0.05)  # as the CLI does
+    control.attach(records, lambda: server.sessions, poll_s=0.05)  # as the CLI does
     yield hub, server
-    server.host.close()
+    control.close()
     records.close()
     hub.close()
 
@@ -66,8 +70,9 @@ def test_who_is_connected_is_written_without_waiting_for_the_disk_and_moves_stil
         hub.close()
 
 
-async def test_status_shows_who_is_connected_and_where_they_sit(
+async def test_status_shows_who_is_connected_and_the_tables(
         tmp_path: Path, served: tuple[Hub, GameServer], client_key: asyncssh.SSHKey) -> None:
+    """(Where each one is: tests/ssh/test_host_tools_who.py, with the real game.)"""
     hub, server = served
     key_id = f"key:{fingerprint(client_key)}"
     code = hub.attach(Player(key_id, "alice")).create_table()
@@ -81,9 +86,8 @@ async def test_status_shows_who_is_connected_and_where_they_sit(
     assert "Server: running" in text
     assert "Connected (2):" in text
     assert f"alice  {fingerprint(client_key)}  from 127.0.0.1" in text
-    assert f"at {code}" in text
-    assert "bob  guest  from 127.0.0.1" in text and "in the lobby" in text
-    assert f"{code}  waiting to start: alice (host)" in text
+    assert "bob  guest:" in text and "  from 127.0.0.1" in text and "in the lobby" in text
+    assert f"{code}  waiting to start: alice (host" in text
     alice.close()
     guest.close()
     await until(lambda: not server.sessions, "both gone")
@@ -152,7 +156,7 @@ async def test_a_backup_taken_while_the_server_writes_is_a_whole_journal(
     session = hub.attach(Player("key:SHA256:abc", "alice"))
     code = session.create_table()
     for n in range(20):  # straight to the hub: players' chat is rate-limited
-        hub.command(hub.tables[code], "chat", {"seat": 0, "text": f"line {n}"})
+        hub.command(hub.tables[code], Chat(0, f"line {n}"))
     copy = tmp_path / "copy.sqlite3"
 
     status, text = await tool(host_tools.backup, tmp_path / "data", copy)
@@ -276,13 +280,14 @@ async def test_after_a_crash_nobody_is_listed_as_connected(
     db = hub.journal.connection  # type: ignore[union-attr]
     db.execute("INSERT INTO live_sessions (address, player_id, name, since)"
                " VALUES ('192.0.2.1', 'guest:x', 'ghost', 1.0)")  # left by a killed server
-    server = await game_server()
-    server.host.attach(db, lambda: server.sessions)
+    control = HostControl()
+    server = await game_server(host_side=control)
+    control.attach(db, lambda: server.sessions)
     try:
         _, text = await tool(host_tools.status, tmp_path / "data")
         assert "Connected (0):" in text and "ghost" not in text
     finally:
-        server.host.close()
+        control.close()
         hub.close()
 
 
@@ -300,12 +305,13 @@ async def test_status_follows_a_guest_who_takes_their_seat_back(
         tmp_path: Path, game_server: StartServer) -> None:
     """After ``ssh -t host CODE`` and the seat code, the guest is that seat's guest again:
     status lists them at the table, and their seat not away."""
-    from server.cli import mission_app_factory
+    from server.admin.cli import mission_app_factory
 
     hub = Hub.open(tmp_path / "data", seed="tools", settle_ms=0, bot_delay=0.0)
-    server = await game_server(mission_app_factory(hub))
-    server.host.attach(hub.journal.connection, lambda: server.sessions,  # type: ignore[union-attr]
-                       poll_s=0.05)
+    control = HostControl()
+    server = await game_server(mission_app_factory(hub), host_side=control)
+    control.attach(hub.journal.connection, lambda: server.sessions,  # type: ignore[union-attr]
+                   poll_s=0.05)
     try:
         host = hub.attach(Player("key:SHA256:ann", "ann"))
         code = host.create_table()
@@ -323,9 +329,45 @@ async def test_status_follows_a_guest_who_takes_their_seat_back(
         await until(lambda: hub.tables[code].seats[2].connected, "cy back")
         await asyncio.sleep(0.2)  # a poll or two
         _, text = await tool(host_tools.status, tmp_path / "data")
-        assert "cy  guest  from 127.0.0.1" in text
-        assert f"at {code}" in text and "in the lobby" not in text
+        assert f"cy  {hub.tables[code].seats[2].player_id}  from 127.0.0.1" in text
+        assert f"seated at {code}" in text and "in the lobby" not in text
         assert "cy (away)" not in text
     finally:
-        server.host.close()
+        control.close()
         hub.close()
+
+
+async def test_status_lists_a_table_the_server_would_set_aside_in_one_line(
+        tmp_path: Path) -> None:
+    """Found: status crashed with a traceback (IllegalAction, exit 1) whenever a table's
+    records could not be replayed."""
+    data = tmp_path / "data"
+    with open_journal(data) as journal:
+        journal.record("GOOD", 1, "create", {"seed": "s", "host": "key:a", "options": {}})
+        journal.record("BADD", 1, "create", {"seed": "s", "host": "key:a", "options": {}})
+        journal.record("BADD", 2, "move", {"action": {"type": "Pick", "seat": 0,
+                                                      "column": 99, "row": 0}, "bot": False})
+    status, text = await tool(host_tools.status, data)
+    assert status == 0
+    assert "Open tables (1, 0 playing)" in text and "  GOOD  waiting to start" in text
+    (line,) = [line for line in text.splitlines() if "BADD" in line]
+    assert line.startswith("  BADD  set aside: its journal cannot be replayed (")
+
+
+async def test_status_and_serve_explain_a_journal_missing_its_records_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found: a journal missing its records table made serve die with a raw traceback."""
+    data = tmp_path / "data"
+    _finish_a_game(data, 1_000.0)
+    db = sqlite3.connect(data / DB_NAME)
+    db.execute("DROP TABLE records")
+    db.commit()
+    db.close()
+    with pytest.raises(HostToolError, match="records table missing"):
+        await tool(host_tools.status, data)
+    from server.admin import cli
+
+    code = await asyncio.to_thread(cli.main, ["serve", "--data-dir", str(data), "--port", "0",
+                                              "--host", "127.0.0.1"])
+    said = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(said) == 1 and "records table missing" in said[0], said

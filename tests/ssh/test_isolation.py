@@ -13,7 +13,7 @@ import pytest
 from server.app_guard import crash_of
 from tests.ssh.apps import BOARD
 from tests.ssh.client import TermClient, until
-from tests.ssh.conftest import StartServer
+from tests.ssh.conftest import StartServer, TwoPlayers
 
 
 def _session_tasks() -> list[asyncio.Task[object]]:
@@ -21,13 +21,9 @@ def _session_tasks() -> list[asyncio.Task[object]]:
 
 
 async def test_a_dropped_connection_leaves_no_app_or_task_behind(
-    game_server: StartServer,
+    two_players: TwoPlayers,
 ) -> None:
-    server = await game_server()
-    alice = await TermClient.connect(server.port, username="alice")
-    bob = await TermClient.connect(server.port, username="bob")
-    await alice.wait_for("len: 0")
-    await bob.wait_for("len: 0")
+    server, alice, bob = await two_players()
     assert server.live_apps == 2
     alice.abort()
     await until(lambda: len(server.sessions) == 1, timeout=5.0)
@@ -63,14 +59,10 @@ async def test_an_app_cannot_open_urls_or_write_screenshots_on_the_server(
 
 
 async def test_apps_coming_and_going_leave_the_servers_stdout_alone(
-    game_server: StartServer,
+    two_players: TwoPlayers,
 ) -> None:
     stdout, stderr = sys.stdout, sys.stderr
-    server = await game_server()
-    alice = await TermClient.connect(server.port)
-    await alice.wait_for("len: 0")
-    bob = await TermClient.connect(server.port)
-    await bob.wait_for("len: 0")
+    server, alice, bob = await two_players()
     alice.abort()  # the first to start is the first to stop
     await until(lambda: len(server.sessions) == 1, timeout=5.0)
     assert (sys.stdout, sys.stderr) == (stdout, stderr)
@@ -80,7 +72,7 @@ async def test_apps_coming_and_going_leave_the_servers_stdout_alone(
 
 
 async def test_an_eager_task_factory_set_by_an_app_is_taken_back(
-    game_server: StartServer, monkeypatch: pytest.MonkeyPatch
+    two_players: TwoPlayers, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Python 3.12+: ``App.run_async`` installs ``asyncio.eager_task_factory`` on the loop
     every session shares; the server puts its own factory back (simulated here on 3.11)."""
@@ -92,12 +84,8 @@ async def test_an_eager_task_factory_set_by_an_app_is_taken_back(
 
     monkeypatch.setattr(asyncio, "eager_task_factory", eager_stand_in, raising=False)
     loop = asyncio.get_running_loop()
-    server = await game_server()
     before = loop.get_task_factory()
-    alice = await TermClient.connect(server.port)
-    await alice.wait_for("len: 0")
-    bob = await TermClient.connect(server.port)
-    await bob.wait_for("len: 0")
+    await two_players()
     assert loop.get_task_factory() is before
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from server import cli
+from server.admin import cli
 from server.limits import LIMIT_CLASSES, build_limits, parse_limit
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from server.log_limits import RepeatFilter
-from server.oplog import connection_line
+from server.access_log import connection_line
+from server.admin.log_limits import RepeatFilter
 
 
 class Clock:

@@ -9,8 +9,8 @@ import logging
 import asyncssh
 import pytest
 
+from server.admin.oplog import TEXT_FORMAT, JsonFormatter
 from server.auth import AccessPolicy, fingerprint
-from server.oplog import TEXT_FORMAT, JsonFormatter
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
 

@@ -7,13 +7,13 @@ import asyncio
 import asyncssh
 import pytest
 
+from engine.clock import now_ms
 from server.auth import fingerprint
-from server.input import now_ms
 from server.session import CRASHED
 from server.terminal import LEAVE_SEQUENCE
 from tests.ssh.apps import BOARD
 from tests.ssh.client import TermClient
-from tests.ssh.conftest import StartServer
+from tests.ssh.conftest import StartServer, TwoPlayers
 
 
 async def test_a_player_sees_the_full_first_screen(game_server: StartServer) -> None:
@@ -25,12 +25,8 @@ async def test_a_player_sees_the_full_first_screen(game_server: StartServer) -> 
     assert "▔▔▔" in alice.text()  # the input box is drawn too
 
 
-async def test_two_players_see_each_others_moves(game_server: StartServer) -> None:
-    server = await game_server()
-    alice = await TermClient.connect(server.port, username="alice")
-    bob = await TermClient.connect(server.port, username="bob")
-    await alice.wait_for("count: 0")
-    await bob.wait_for("count: 0")
+async def test_two_players_see_each_others_moves(two_players: TwoPlayers) -> None:
+    server, alice, bob = await two_players(ready="count: 0")
     alice.send("hi\r")
     await bob.wait_for("count: 1")
     bob.send("yo\r")
@@ -115,13 +111,9 @@ async def test_leaving_restores_the_terminal_then_shows_the_apps_message(
 
 
 async def test_a_crash_is_explained_to_its_player_and_nobody_else_notices(
-    game_server: StartServer, caplog: pytest.LogCaptureFixture
+    two_players: TwoPlayers, caplog: pytest.LogCaptureFixture
 ) -> None:
-    server = await game_server()
-    alice = await TermClient.connect(server.port, username="alice")
-    bob = await TermClient.connect(server.port, username="bob")
-    await alice.wait_for("len: 0")
-    await bob.wait_for("len: 0")
+    server, alice, bob = await two_players()
     alice.send(b"\x18")  # ctrl+x: the test app raises
     await alice.wait_closed()
     raw = bytes(alice.raw)

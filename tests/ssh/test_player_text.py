@@ -12,7 +12,7 @@ from wcwidth import wcswidth
 
 from engine.cards import load_deck
 from engine.hub import Hub
-from server.cli import mission_app_factory
+from server.admin.cli import mission_app_factory
 from server.paste import PASTE_END, PASTE_START
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer

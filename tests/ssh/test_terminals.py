@@ -11,7 +11,7 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from engine.rules import Phase
 from server import colours
-from server.cli import mission_app_factory
+from server.admin.cli import mission_app_factory
 from server.colours import (
     COLOURS_16,
     COLOURS_256,

@@ -17,7 +17,11 @@ import pytest
 from tests.ssh.client import TermClient
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = ("pyproject.toml", "README.md", "LICENSE", "engine", "tui", "server")
+PACKAGES = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"][
+    "find"]["include"]
+SHIPPED = ("pyproject.toml", "README.md", "LICENSE",
+           *(pattern.rstrip("*") for pattern in PACKAGES))
+"""What a wheel is built from: the packages pyproject.toml ships, and its metadata files."""
 
 
 def _run(*args: str | Path, cwd: Path) -> str:
@@ -27,9 +31,8 @@ def _run(*args: str | Path, cwd: Path) -> str:
     return done.stdout + done.stderr
 
 
-def _install(tmp_path: Path) -> Path:
-    """Build the wheel from a copy of what the project ships; install it into a new venv.
-    Returns the venv's bin directory."""
+def _wheel(tmp_path: Path) -> Path:
+    """Build the wheel from a copy of what the project ships."""
     source = tmp_path / "source"
     source.mkdir()
     for name in SHIPPED:
@@ -41,11 +44,49 @@ def _install(tmp_path: Path) -> Path:
     built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", tmp_path / "wheels",
                  "./source", cwd=tmp_path)
     assert "Warning" not in built.replace("WARNING: Location", ""), built  # no setuptools nags
+    return next((tmp_path / "wheels").glob("mission_impractical-*.whl"))
+
+
+def _install(tmp_path: Path) -> Path:
+    """Build the wheel and install it into a new venv. Returns the venv's bin directory."""
+    wheel = _wheel(tmp_path)
     _run(sys.executable, "-m", "venv", tmp_path / "venv", cwd=tmp_path)
     bin_dir = tmp_path / "venv" / "bin"
-    wheel = next((tmp_path / "wheels").glob("mission_impractical-*.whl"))
     _run(bin_dir / "python", "-m", "pip", "install", "-q", wheel, cwd=tmp_path)
     return bin_dir
+
+
+def _textual_in(bin_dir: Path) -> str:
+    return _run(bin_dir / "python", "-c",
+                "import importlib.metadata as m; print(m.version('textual'))",
+                cwd=bin_dir).strip()
+
+
+@pytest.mark.xdist_group("cli")
+def test_the_wheel_over_an_older_textual_refuses_to_start_then_pip_moves_it_to_the_pin(
+        tmp_path: Path) -> None:
+    """A host's venv already holds Textual 8.2.0 (on which the server cannot run):
+    the game installed without its dependencies refuses to start, in one line naming the
+    version it needs; installed as pip installs it, Textual moves to the pinned version."""
+    pinned = next(line.split("==")[1] for line in (ROOT / "constraints.txt").read_text()
+                  .splitlines() if line.startswith("textual=="))
+    wheel = _wheel(tmp_path)
+    _run(sys.executable, "-m", "venv", tmp_path / "venv", cwd=tmp_path)
+    bin_dir = tmp_path / "venv" / "bin"
+    pip = [bin_dir / "python", "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    _run(*pip, "textual==8.2.0", "asyncssh", cwd=tmp_path)
+    _run(*pip, "--no-deps", wheel, cwd=tmp_path)
+    assert _textual_in(bin_dir) == "8.2.0"
+    refused = subprocess.run([bin_dir / "mission-impractical", "--version"], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 1
+    assert refused.stderr.strip().splitlines() == [
+        f"Mission Impractical needs Textual {pinned} exactly (installed: 8.2.0); "
+        f"reinstall it: pip install textual=={pinned}"]
+    _run(*pip, wheel, cwd=tmp_path)
+    assert _textual_in(bin_dir) == pinned
+    assert _run(bin_dir / "mission-impractical", "--version", cwd=tmp_path).startswith(
+        "mission-impractical ")
 
 
 @pytest.mark.xdist_group("cli")

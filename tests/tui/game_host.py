@@ -1,7 +1,10 @@
 """A tiny stand-in for the real app, to test GameScreen alone.
 
-It keeps the app's side of the contract: hub callbacks only post messages (coalescing
-``HubChanged``), and on every change the screen gets ``session.view()`` through ``show``.
+Hub callbacks post messages (``HubChanged`` coalesces), and on every change the screen gets
+``session.view()`` through ``show``: the path the real app takes when a change is told
+inside some app's call. Its hub has no journal, so every change is told that way; the real
+app's other path, painting in the journal report's turn (``MissionApp._show_in_this_turn``),
+is tested with :class:`tui.app.MissionApp` itself (``tests/tui/test_screen_costs.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ from typing import Any
 
 from rich.console import Console
 from textual.app import App
-from textual.message import Message
 from textual.pilot import Pilot
 
 from engine.cards import load_deck
@@ -24,19 +26,9 @@ from engine.rules import Action
 from engine.session import Session
 from engine.tables import TableOptions
 from tui.game_screen import GameScreen
+from tui.messages import HubChanged, HubNotice
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
-
-
-class HubChanged(Message):
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, HubChanged)
-
-
-class Notice(Message):
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
 
 
 class GameHost(App[None]):
@@ -47,7 +39,7 @@ class GameHost(App[None]):
         self.session = session
         self.shows = 0
         session.on_change = self._changed
-        session.on_notice = lambda text: self.post_message(Notice(text))
+        session.on_notice = lambda text: self.post_message(HubNotice(text))
 
     def _changed(self) -> None:
         self.post_message(HubChanged())
@@ -61,7 +53,7 @@ class GameHost(App[None]):
             self.shows += 1
             screen.show(self.session.view())
 
-    def on_notice(self, message: Notice) -> None:
+    def on_hub_notice(self, message: HubNotice) -> None:
         self.notify(message.text, markup=False)
 
     @property

@@ -17,7 +17,8 @@ from engine.tables import TableOptions
 from tests.tui.test_app import play_game
 from tui.app import MissionApp
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((100, 30), id="100x30"),
+         pytest.param((120, 40), id="120x40")]
 Snap = Callable[..., bool]
 
 

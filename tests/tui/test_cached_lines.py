@@ -1,4 +1,4 @@
-"""tui.cached_lines: lines drawn once, and finished rows kept by what they show, drawing
+"""lean_textual.cached_lines: lines drawn once, and finished rows kept by what they show, drawing
 exactly what Textual's own styles cache draws."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.strip import Strip
 
-from tui import cached_lines, styles
+from lean_textual import cached_lines, styles
+from lean_textual.cached_lines import CachedLines
 from tui.board import Lines
-from tui.cached_lines import CachedLines
 
 
 class Log(CachedLines):

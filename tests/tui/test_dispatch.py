@@ -1,4 +1,4 @@
-"""Handlers found once per kind of receiver and message (``tui/dispatch.py``) are the ones
+"""Handlers found once per kind of receiver and message (``lean_textual/dispatch.py``) are the ones
 Textual's own search finds, in its order, for every message of a game."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.widgets import Button
 
+from lean_textual import dispatch
 from tests.tui.test_screen_costs import table_of_three
-from tui import dispatch
 
 Found = list[tuple[type, Callable[..., Any]]]
 
@@ -30,7 +30,7 @@ def found(search: Callable[..., Iterator[tuple[type, Any]]], pump: MessagePump,
 def compared(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every dispatch searched both ways; yields the handler names of those compared."""
     seen: list[str] = []
-    dispatch.install()  # before the apps do, or it would replace the comparison below
+    dispatch.install()  # installed at start (tests/conftest.py): the comparison goes over it
 
     def both(pump: MessagePump, method_name: str, message: Message) -> Iterator[Any]:
         if not message._no_default_action:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from dataclasses import replace
@@ -9,8 +10,12 @@ from dataclasses import replace
 from textual import events
 from textual.widgets import Input
 
+from engine.cards import load_deck
+from engine.hub import Hub
+from engine.identity import Player
 from engine.rules import Phase
 from engine.tables import ChatLine, LogLine, TableOptions
+from lean_textual.cached_lines import CachedLines
 from tests.tui.game_host import (
     GameHost,
     make_table,
@@ -22,10 +27,9 @@ from tests.tui.game_host import (
 from tests.tui.pilots import read_the_question
 from tui import timing
 from tui.board import Countdown, ItemGrid, Lines, countdown_text
-from tui.cached_lines import CachedLines
 from tui.chat import GameLog, new_lines
 from tui.confirm import Confirm
-from tui.game_screen import GameScreen
+from tui.game_screen import PLAN_MAX, GameScreen
 from tui.keybar import KeyBar
 
 
@@ -263,8 +267,9 @@ async def test_guessers_reveal_in_order_from_the_leads_left_with_optional_plans(
         for app in (apps[second], apps[third]):
             text = screen_text(app)
             assert f"{name} reveals 1:" in text
-            assert text.count("zip") == 1  # the plan once, in the log (not twice)
-            assert f"{name}'s plan: zip" in text
+            # the newest plan whole in the panel, for everyone, and in the log (PgUp)
+            assert text.count(f"{name}'s plan: zip") == 2
+            assert f"{name} reveals 1: Calm a Crying Baby  · plan below" in text
         assert apps[second].screen.query_one("#plan", Input).has_focus
 
         await p2.press("enter")  # an empty plan is fine
@@ -303,7 +308,8 @@ async def test_a_plan_typed_ahead_of_the_turn_stays_in_the_plan_and_is_revealed_
         await p_lead.press("escape", "c", *"go", "enter")  # Esc: the board and its keys
         await settle(pilots)
         assert [line.text for line in table.seat_session(first).view().chat] == ["go"]
-        assert lead_plan.has_focus  # a chat line sent: back to the plan, not the board
+        chat = apps[table.lead].screen.query_one("#chat-input", Input)
+        assert chat.has_focus  # a chat line sent: the chat keeps the keys until Esc
         await p_lead.press("escape")
         assert ("Tab", "your plan", "") in apps[table.lead].screen.key_hints()
         await p_lead.press("tab", *"wear it")  # the lead writes ahead too
@@ -497,10 +503,11 @@ async def test_the_lead_is_told_they_are_muted_before_typing_and_the_refused_lin
         assert table.hub.tables[table.code].chat == type(table.hub.tables[table.code].chat)()
         assert table.state().picks == ()  # the "3" went to the chat box, not the grid
         assert chat.value == ""
-        assert not chat.has_focus  # the board has the keys again
+        assert chat.has_focus  # still typing: Esc gives the keys back to the board
+        assert ("Esc", "back to the board to play", "board") in lead.screen.key_hints()
 
 
-async def test_after_a_chat_line_the_game_keys_reach_the_game() -> None:
+async def test_after_a_chat_line_the_keys_stay_in_the_chat_until_esc() -> None:
     table = make_table(3)
     apps = apps_for(table)
     guesser_seat = table.guessers()[0]
@@ -509,7 +516,13 @@ async def test_after_a_chat_line_the_game_keys_reach_the_game() -> None:
         await pilots[0].press("c", *"hi all", "enter", "s")
         await settle(pilots)
         assert [line.text for line in table.hub.tables[table.code].chat] == ["hi all"]
-        assert table.state().stop == (guesser_seat,)  # "s" after Enter is Stop!, not chat
+        assert table.state().stop == ()  # "s" after Enter is text, never Stop!
+        chat = guesser.screen.query_one("#chat-input", Input)
+        assert chat.value == "s"
+        assert ("", " typing in chat:", "") in guesser.screen.key_hints()
+        await pilots[0].press("backspace", "escape", "s")  # Esc: the board, and its keys
+        await settle(pilots)
+        assert table.state().stop == (guesser_seat,)
 
 
 # --- spectators, host, bots -----------------------------------------------------------------
@@ -686,7 +699,7 @@ async def test_the_countdown_wakes_only_while_a_turn_timer_runs() -> None:
         await settle(pilots)
         countdown = app.screen.query_one(Countdown)
         assert countdown._timer is not None
-        assert "⏱ 0:30" in screen_text(app)
+        assert re.search("⏱ 0:[23][0-9]", screen_text(app))  # it ticks every second
         screen = app.game_screen
         screen.show(replace(table.seat_session(table.guessers()[0]).view(), deadline_ms=None))
         await settle(pilots)
@@ -695,14 +708,32 @@ async def test_the_countdown_wakes_only_while_a_turn_timer_runs() -> None:
         table.hub.close()
 
 
-def test_the_countdown_changes_only_when_a_person_would_see_it_change() -> None:
+def test_the_countdown_ticks_every_second_in_its_last_minute_and_in_minutes_before() -> None:
     assert countdown_text(125_000) == ("⏱ 3 min", 60)
-    assert countdown_text(120_000) == ("⏱ 2:00", 10)
-    assert countdown_text(90_000) == ("⏱ 1:30", 10)  # the default turn
-    assert countdown_text(60_000) == ("⏱ 1:00", 10)
-    assert countdown_text(41_000) == ("⏱ 0:50", 10)
+    assert countdown_text(120_000) == ("⏱ 2 min", 60)
+    assert countdown_text(90_000) == ("⏱ 2 min", 60)  # the default turn: under 2 minutes
+    assert countdown_text(60_500) == ("⏱ 2 min", 60)
+    assert countdown_text(60_000) == ("⏱ 1:00", 1)
+    assert [countdown_text(ms)[0] for ms in (59_000, 58_000, 57_000)] == [
+        "⏱ 0:59", "⏱ 0:58", "⏱ 0:57"]  # a second, a step: it never looks frozen
     assert countdown_text(9_200) == ("⏱ 0:10", 1)
     assert countdown_text(0) == ("⏱ 0:00", 1)
+
+
+async def test_the_countdown_is_drawn_again_each_second_of_its_last_minute() -> None:
+    table = make_table(3, TableOptions(turn_seconds=30))
+    apps = apps_for(table)
+    app = apps[table.guessers()[0]]
+    async with running([app]) as pilots:
+        table.hub.changed(table.hub.tables[table.code])
+        await settle(pilots)
+        countdown = app.screen.query_one(Countdown)
+        seen = {countdown.plain}
+        for _ in range(5):
+            await asyncio.sleep(0.5)
+            seen.add(countdown.plain)
+        assert len(seen) >= 3  # 0:30, 0:29, 0:28 at least, in 2.5 s
+        table.hub.close()
 
 
 async def test_a_pick_repaints_the_grid_but_not_the_task_bar(monkeypatch) -> None:
@@ -834,6 +865,24 @@ async def test_a_pasted_plan_keeps_all_its_lines_joined_and_no_escape_sequences(
         assert table.state().plans[first] == "we ride the giant pigeon then saw our way out"
 
 
+async def test_a_paste_over_the_limit_is_kept_up_to_the_limit_with_a_note() -> None:
+    table = make_table(4)
+    apps = apps_for(table)
+    first, _, _ = play_to_reveal(table)
+    app = apps[first]
+    async with running([app]) as pilots:
+        plan = app.screen.query_one("#plan", Input)
+        long = "we ride the pigeon over the wall " * 8  # 264 characters
+        plan.post_message(events.Paste(long))
+        await settle(pilots)
+        assert plan.value == long[:PLAN_MAX]  # not dropped whole, as Textual would
+        assert any("cut to fit" in note for note in notices(app))
+        assert ("", " 0 characters left", "") in app.screen.key_hints()  # the counter
+        await pilots[0].press("enter")
+        await settle(pilots)
+        assert table.state().plans[first] == long[:PLAN_MAX].strip()
+
+
 async def test_the_points_of_a_wrong_stop_fit_one_line_at_80_columns() -> None:
     """The stopper's line (wrong guess and the stop token's penalty) was cut with "…" at
     80x24: "-1 wrong guess (2: Fix Mom's Teapot Before She Sees); stop token pen…"."""
@@ -884,3 +933,71 @@ async def test_a_marked_item_never_touches_the_item_before_it() -> None:
             assert len(rows) >= 3
             for line in rows:
                 assert re.search(r"\S[●▶]", line) is None, line
+
+
+# --- guests coming back ------------------------------------------------------------------------
+
+
+async def test_a_guest_watching_a_game_where_their_seat_waits_types_the_seat_code_at_once(
+) -> None:
+    hub = Hub(deck=load_deck(), seed="guest", settle_ms=0, bot_delay=3600.0)
+    ann = hub.attach(Player(id="guest:ann", name="Ann"))
+    code = ann.create_table(TableOptions(turn_seconds=0))
+    for name in ("Bob", "Cy"):
+        hub.attach(Player(id=f"key:{name}", name=name)).join(code)
+    ann.start()
+    seat_code = ann.view().seat_code
+    assert seat_code
+    ann.detach()  # the guest's connection dropped
+    back = hub.attach(Player(id="guest:ann-again", name="Ann"))
+    back.join(code)  # a playing table: they land as a spectator
+    assert back.view().my_seat is None
+    app = GameHost(back)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Had a seat here? Type your seat code below" in text
+        field = app.screen.query_one("#plan", Input)
+        assert field.has_focus and "seat code" in field.placeholder  # one step: just type
+        assert ("", " typing your seat code:", "") in app.screen.key_hints()
+        await pilot.press(*seat_code.lower(), "enter")
+        await pilot.pause()
+        assert back.view().my_seat == 0
+        assert "You are watching" not in screen_text(app)
+        assert f"your seat code {seat_code}" in screen_text(app)  # in the tasks' title
+
+
+async def test_a_guest_finds_their_seat_code_in_the_round_summary() -> None:
+    hub = Hub(deck=load_deck(), seed="guest", settle_ms=0, bot_delay=3600.0)
+    ann = hub.attach(Player(id="guest:ann", name="Ann"))
+    code = ann.create_table(TableOptions(turn_seconds=0))
+    others = [hub.attach(Player(id=f"key:{n}", name=n)) for n in ("Bob", "Cy")]
+    for other in others:
+        other.join(code)
+    ann.start()
+    sessions = [ann, *others]
+    table = hub.tables[code]
+    state = table.state
+    lead = sessions[state.lead]
+    for column in range(4):
+        lead.pick(column, 0)
+    for seat in state.guessers:
+        sessions[seat].guess(1)
+    for seat in state.guessers:
+        sessions[seat].reveal("")
+    lead.lead_reveal("")
+    app = GameHost(ann)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert f"Your seat code: {ann.view().seat_code}" in screen_text(app)
+
+
+async def test_the_hosts_key_bar_fits_80_columns_in_every_role() -> None:
+    for seed in ("a", "b", "c"):  # the host leads in some games, guesses in others
+        table = make_table(3, seed=seed)
+        host = GameHost(table.sessions[0])
+        async with host.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            bar = host.screen.query_one(KeyBar).plain.rstrip()
+            assert len(bar) <= 80 and "…" not in bar, bar
+            assert bar.endswith("l lobby"), bar

@@ -1,4 +1,4 @@
-"""What a seat sees at the key moments of a round, at 80x24 and 120x40 (SVG snapshots).
+"""What a seat sees at the key moments of a round, at 80x24, 100x30 and 120x40 (SVG snapshots).
 
 The hub is seeded and has no turn timer, so every picture is the same on every run.
 Update with ``pytest tests/tui/test_game_snapshots.py --snapshot-update`` and look at them.
@@ -11,7 +11,8 @@ import pytest
 from engine.tables import TableOptions
 from tests.tui.game_host import GameHost, Table, make_table
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((100, 30), id="100x30"),
+         pytest.param((120, 40), id="120x40")]
 
 
 def lead_picking() -> GameHost:

@@ -80,11 +80,11 @@ async def test_in_a_lobby_text_field_the_bar_says_what_enter_and_esc_do(hub: Hub
 
 async def test_table_setup_offers_no_key_that_would_be_refused(hub: Hub) -> None:
     async with ann_hosts(hub) as (app, pilot, code):
-        assert "Remove seat" not in keys(app)  # only the host sits here
+        assert "Remove" not in keys(app)  # only the host sits here
         assert "Start game" not in keys(app)  # too few seats
         hub.attach(Player("key:bob", "Bob")).join(code)
         await settle(pilot)
-        assert keys(app)["Remove seat"] == "x"
+        assert keys(app)["Remove"] == "x"
         await pilot.press("b", "b", "b")  # five seats: the table is full
         await settle(pilot)
         assert "Add bot" not in keys(app) and keys(app)["Start game"] == "g"
@@ -117,6 +117,23 @@ async def test_a_rematch_is_offered_only_with_enough_seats(hub: Hub) -> None:
         status = str(app.screen.query_one("#end-status").render())
         assert "Too few seats left for a rematch (2 of 3)" in status
         assert "Press r" not in status
+
+
+async def test_the_waiting_room_after_a_game_shows_its_whole_key_bar_at_80_columns(
+        hub: Hub) -> None:
+    async with ann_hosts(hub) as (app, pilot, code):
+        bob, cy = (hub.attach(Player(f"key:{n}", n)) for n in ("bob", "cy"))
+        bob.join(code)
+        cy.join(code)
+        app.session.start()  # type: ignore[union-attr]
+        app.session.end_game()  # type: ignore[union-attr]
+        await settle(pilot)
+        await pilot.press("o")  # the table's setup, from the results
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        bar = app.screen.query_one(KeyBar)
+        assert keys(app)["Results"] == "esc" and "? Help" in bar.plain
+        assert len(bar.plain.rstrip()) <= 80, bar.plain  # nothing cut ("esc Back to the...")
 
 
 async def test_enter_on_a_table_where_it_would_only_watch_is_not_called_join(hub: Hub) -> None:

@@ -1,4 +1,4 @@
-"""tui.lean_strips: Textual's strips made leaner without drawing anything differently."""
+"""lean_textual.lean_strips: Textual's strips made leaner without drawing anything differently."""
 
 from __future__ import annotations
 
@@ -14,9 +14,7 @@ from textual.color import Color
 from textual.filter import ANSIToTruecolor
 from textual.strip import Strip
 
-from tui import lean_strips
-
-lean_strips.install()
+from lean_textual import lean_strips
 
 STYLES = [None, Style(bold=True), Style(color="red"), Style(bgcolor="blue", italic=True)]
 segments = st.lists(st.tuples(st.text("ab日 é", min_size=1, max_size=6),
@@ -34,7 +32,7 @@ def drawn(strips: Strip | list[Strip] | tuple[Strip, ...]) -> list[list[Segment]
 
 
 def test_installed_on_the_pinned_textual() -> None:
-    assert lean_strips.install()
+    lean_strips.install()  # installed already (tests/conftest.py): does nothing
     strip = Strip([Segment("hello")])
     assert isinstance(strip._crop_cache, FIFOCache)
 

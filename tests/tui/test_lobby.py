@@ -9,10 +9,10 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
 from engine.tables import TableOptions
+from lean_textual.cached_lines import CachedLines
 from tests.tui.game_host import screen_text
 from tests.tui.pilots import settle
 from tui.app import MissionApp
-from tui.cached_lines import CachedLines
 from tui.form_row import FormRow
 from tui.game_screen import GameScreen
 from tui.inputs import QuietInput
@@ -112,7 +112,7 @@ async def test_each_field_s_label_ends_one_cell_before_it_with_no_label_widgets(
         await settle(pilot)
         rows = list(app.screen.query(FormRow))
         assert [row.labels for row in rows] == [
-            ["Your agent name"], ["Table code", "Seat code (to come back)"]]
+            ["Your agent name"], ["Table code", "Guest's seat code"]]
         assert not app.screen.query(Label)
         shown = screen_text(app).splitlines()
         for row in rows:

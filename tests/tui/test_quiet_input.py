@@ -13,9 +13,9 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.widgets import Input
 
+from lean_textual.styles import keep_component_nodes, share_rule_matches
 from tui.app import MissionApp  # noqa: F401  (installs the process's shared styles)
 from tui.inputs import QuietInput
-from tui.styles import keep_component_nodes, share_rule_matches
 
 WORDS = ["plan", "we", "ride", "the", "pigeon", "  ", "café", "日本", "🦆", "x" * 30, "!"]
 

@@ -29,8 +29,8 @@ from textual.layout import Layout
 
 from engine.cards import load_deck
 from engine.hub import Hub
+from lean_textual import styles
 from tests.tui.test_screen_costs import start_player, styled_nodes, three_at_a_table
-from tui import styles
 from tui.app import MissionApp
 from tui.keybar import KeyBar
 

@@ -64,16 +64,16 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
 from engine.tables import Table, TableOptions
+from lean_textual import cached_lines, styles
+from lean_textual.cached_lines import CachedLines
+from lean_textual.steady import SteadyScreen
 from tests.field_model import FieldModel
 from tests.tui.game_host import GameHost, make_table, running, settle
-from tui import cached_lines, styles
 from tui.app import MissionApp
 from tui.board import Countdown, ItemGrid
-from tui.cached_lines import CachedLines
 from tui.chat import GameLog
 from tui.game_screen import GameScreen
 from tui.inputs import QuietInput
-from tui.steady import SteadyScreen
 
 
 @contextmanager
@@ -143,6 +143,9 @@ async def test_opening_and_sending_a_chat_line_repaints_no_whole_screen(
         await settle(pilots)
         assert app.focused is not before and app.focused.id == "chat-input"
         await guesser.press(*"hi", "enter")
+        await settle(pilots)
+        assert app.focused.id == "chat-input"  # the chat keeps the keys after Enter
+        await guesser.press("escape")
         await settle(pilots)
         assert app.focused is before
         assert any("hi" in line.text for line in table.hub.tables[table.code].chat)
@@ -946,33 +949,55 @@ def screen_updates_by(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return callers
 
 
+def keys_handled_in_the_apps_turn(monkeypatch: pytest.MonkeyPatch, handler: type,
+                                  method: str = "on_key") -> list[bool]:
+    """Filled, each time ``handler``'s ``method`` handles a key, with whether it ran
+    inside ``MissionApp.on_event`` (the app's own turn) rather than from a widget's queue."""
+    inside_app: list[bool] = []
+    in_handler = [False]
+    handled, their_key = MissionApp.on_event, getattr(handler, method)
+
+    async def watched(app: MissionApp, event: events.Event) -> None:
+        in_handler[0] = True
+        try:
+            await handled(app, event)
+        finally:
+            in_handler[0] = False
+
+    def keyed(widget: Any, event: events.Key) -> None:
+        inside_app.append(in_handler[0])
+        their_key(widget, event)
+
+    monkeypatch.setattr(MissionApp, "on_event", watched)
+    monkeypatch.setattr(handler, method, keyed)
+    return inside_app
+
+
 async def test_a_leads_pick_key_is_played_by_the_app_in_the_turn_it_arrives(
         monkeypatch: pytest.MonkeyPatch) -> None:
     async with table_of_three("key-now") as (table, apps):
         lead = next(app for app in apps
                     if app.session.seat == table.state.lead)  # type: ignore[union-attr]
-        inside_app: list[bool] = []
-        in_handler = [False]
-        handled, grid_key = MissionApp.on_event, ItemGrid.on_key
-
-        async def watched(app: MissionApp, event: events.Event) -> None:
-            in_handler[0] = True
-            try:
-                await handled(app, event)
-            finally:
-                in_handler[0] = False
-
-        def played(grid: ItemGrid, event: events.Key) -> None:
-            inside_app.append(in_handler[0])
-            grid_key(grid, event)
-
-        monkeypatch.setattr(MissionApp, "on_event", watched)
-        monkeypatch.setattr(ItemGrid, "on_key", played)
+        inside_app = keys_handled_in_the_apps_turn(monkeypatch, ItemGrid)
         for key in ("down", "2", "3"):
             lead.post_message(events.Key(key, key if len(key) == 1 else None))
             await asyncio.sleep(0.2)
         assert [item for item in table.state.picks] == [1, 2]
         assert inside_app == [True, True, True]
+
+
+async def test_a_stop_key_is_shouted_by_the_app_in_the_turn_it_arrives(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As the lead's pick is: forwarded, the key would wait on the focused widget's queue,
+    then on the screen's, and the Stop! race is decided by order of arrival."""
+    async with table_of_three("shout-now") as (table, apps):
+        guesser = next(app for app in apps
+                       if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
+        inside_app = keys_handled_in_the_apps_turn(monkeypatch, GameScreen, "play_key")
+        guesser.post_message(events.Key("s", "s"))
+        await asyncio.sleep(0.4)
+        assert table.state.stop == (guesser.session.seat,)  # type: ignore[union-attr]
+        assert inside_app == [True]
 
 
 @asynccontextmanager

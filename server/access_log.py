@@ -1,4 +1,4 @@
-"""The operator's log: how the server's log is set up, and one line per connection.
+"""The access log: one line per connection, and one per failed login.
 
 Connection lines go to the ``connections`` logger in a stable format (documented in
 docs/hosting.md; the fail2ban filter in contrib/ depends on it)::
@@ -8,56 +8,33 @@ docs/hosting.md; the fail2ban filter in contrib/ depends on it)::
     connection from 203.0.113.9 port 51234 user "bob" guest: refused: no terminal
     auth failed from 203.0.113.9 port 51234 user "mallory": wrong password
 
-User names are written as JSON strings (quotes and control characters escaped), so a name
-can never forge the start of another line or the address fail2ban reads.
-``--log-format json`` writes one JSON object a line instead, with the same facts as fields.
+Text a client chose (a user name, a subsystem's or a URL's) is written by :func:`quoted`:
+one JSON string, ASCII only, with quotes, backslashes, control characters and spaces
+escaped and at most ``QUOTED_CHARS`` characters. So it can never start another line, never
+hold a space-separated phrase of the server's own, and never reach the fixed prefix the
+fail2ban filter in contrib/ is anchored on (``WARNING connections: auth failed from``,
+right after the time). Each line also
+carries its facts as ``fields`` on the log record, for a formatter that writes them
+(``mission-impractical serve --log-format json``, :mod:`server.admin.oplog`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import sys
-from datetime import UTC, datetime
 from typing import Any
 
 log = logging.getLogger("connections")
 
-LOG_FORMATS = ("text", "json")
-TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+QUOTED_CHARS = 40
+"""Characters of a client's text written at most (the rest becomes ``...``)."""
 
 
-class JsonFormatter(logging.Formatter):
-    """One JSON object a line: time (UTC, ISO 8601), level, logger, message, and for
-    connection lines ``event``, ``address``, ``port``, ``user``, ``key`` (or null for a
-    guest), ``outcome``, ``seconds``."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, tz=UTC).isoformat(
-                timespec="milliseconds"),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        entry.update(getattr(record, "fields", {}))
-        if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False)
-
-
-def configure_logging(level: str, log_format: str = "text") -> None:
-    """Log to stderr at ``level`` in ``log_format`` (``text`` or ``json``)."""
-    handler = logging.StreamHandler(sys.stderr)
-    if log_format == "json":
-        handler.setFormatter(JsonFormatter())
-    else:
-        handler.setFormatter(logging.Formatter(TEXT_FORMAT))
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(level)
-    if level != "DEBUG":
-        logging.getLogger("asyncssh").setLevel(logging.WARNING)
+def quoted(text: str, limit: int = QUOTED_CHARS) -> str:
+    """``text`` as a log line may hold it: a JSON string (ASCII, with quotes, control
+    characters and spaces escaped), cut at ``limit`` characters."""
+    cut = text[:limit] + ("..." if len(text) > limit else "")
+    return json.dumps(cut, ensure_ascii=True).replace(" ", "\\u0020")
 
 
 def split_peer(peer: str) -> tuple[str, int]:
@@ -68,9 +45,9 @@ def split_peer(peer: str) -> tuple[str, int]:
 
 def _who(peer: str, user: str, key: str | None, authenticated: bool) -> tuple[str, dict[str, Any]]:
     address, port = split_peer(peer)
-    name = json.dumps(user, ensure_ascii=True)
+    name = quoted(user)
     identity = f"key {key}" if key else ("guest" if authenticated else "not logged in")
-    fields = {"address": address, "port": port, "user": user, "key": key,
+    fields = {"address": address, "port": port, "user": user[:QUOTED_CHARS], "key": key,
               "guest": authenticated and not key}
     return f"from {address} port {port} user {name} {identity}", fields
 
@@ -94,7 +71,7 @@ def connection_line(event: str, peer: str, user: str, key: str | None, *,
 def auth_failed(peer: str, user: str, reason: str) -> None:
     """One failed login attempt, in the format fail2ban's filter reads."""
     address, port = split_peer(peer)
-    name = json.dumps(user, ensure_ascii=True)
+    name = quoted(user)
     log.warning("auth failed from %s port %d user %s: %s", address, port, name, reason,
                 extra={"fields": {"event": "auth_failed", "address": address, "port": port,
-                                  "user": user, "reason": reason}})
+                                  "user": user[:QUOTED_CHARS], "reason": reason}})

@@ -23,9 +23,11 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from textual._compositor import Compositor
 from textual.geometry import Region
 from textual.widget import Widget
+
+from lean_textual import internals as door
+from lean_textual.internals import Compositor
 
 _ORIGINAL = Compositor.render_partial_update
 _installed = False
@@ -63,6 +65,7 @@ def chop_owners(compositor: Compositor) -> Owners:
         line = taken[y]
         owners.append([(start, end, line[start])
                        for start, end in pairwise(line_cuts) if start in line])
+    # mypy: our own attribute, kept on the compositor (see the docstring)
     compositor._chop_owners = (visible, owners)  # type: ignore[attr-defined]
     return owners
 
@@ -84,6 +87,7 @@ def shown_whole(compositor: Compositor, widget: Widget) -> bool:
         compositor, "_shown_whole", None)
     if cached is None or cached[0] is not visible:
         cached = (visible, {})
+        # mypy: our own attribute, kept on the compositor (see chop_owners)
         compositor._shown_whole = cached  # type: ignore[attr-defined]
     known = cached[1]
     answer = known.get(widget)
@@ -112,7 +116,7 @@ def _is_shown_whole(compositor: Compositor, widget: Widget,
 
 
 def _render_partial_update(self: Compositor) -> Any:
-    dirty = self._dirty_regions
+    dirty = door.dirty_regions(self)
     if not dirty:
         return _ORIGINAL(self)
     visible = self.visible_widgets
@@ -125,23 +129,20 @@ def _render_partial_update(self: Compositor) -> Any:
                            if start < right and end > x)
     if len(drawing) == len(visible):
         return _ORIGINAL(self)
-    self._visible_widgets = {widget: visible[widget] for widget in visible
-                             if widget in drawing}
-    try:
-        return _ORIGINAL(self)
-    finally:
-        self._visible_widgets = visible
+    return door.render_partial_update_of(
+        self, {widget: visible[widget] for widget in visible if widget in drawing}, _ORIGINAL)
 
 
-def install() -> bool:
-    """Patch Textual's compositor (once); False when it does not look as expected."""
+def install() -> None:
+    """Patch Textual's compositor (once); raises when it does not look as expected.
+
+    Works around ``Compositor.render_partial_update`` asking every widget inside the
+    rectangle around the changed regions to draw; retire when Textual asks only the
+    widgets that own a changed cell."""
     global _installed
     if _installed:
-        return True
-    probe = Compositor()
-    if not all(hasattr(probe, name) for name in ("_dirty_regions", "_visible_widgets",
-                                                  "_cuts", "visible_widgets", "cuts")):
-        return False
+        return
+    door.check_compositor()
+    # mypy: a patch of Textual's class is an assignment to a method
     Compositor.render_partial_update = _render_partial_update  # type: ignore[method-assign]
     _installed = True
-    return True

@@ -3,9 +3,11 @@
     mission-impractical serve [--host H] [--port 2222] [--data-dir DIR] [--public-name NAME]
                               [--host-key PATH] [--authorized-keys FILE] [--password PW]
                               [--max-sessions 300] [--log-level INFO] [--log-format text]
-                              [--deck DIR]
+                              [--deck DIR] [--abandoned-minutes 5] [--limit NAME=VALUE ...]
+                              [--app-factory M:F]
     mission-impractical status | backup FILE | restore FILE | prune --older-than 90d
-    mission-impractical kick WHO | ban WHO [--reason TEXT] | unban WHO
+    mission-impractical kick WHO [--yes] | ban WHO [--reason TEXT] [--yes] | unban WHO
+    mission-impractical export CODE [N] [--format json|md]
     mission-impractical simulate ...      (handed to engine.simulate)
     mission-impractical deck fit DIR      (handed to engine.deck_fit; needs the fit extra)
     mission-impractical --version
@@ -13,9 +15,11 @@
 Every option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
 MI_PUBLIC_NAME, MI_HOST_KEY, MI_AUTHORIZED_KEYS, MI_PASSWORD (better than ``--password``,
 which other users of the machine can see in the process list), MI_MAX_SESSIONS,
-MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK. The data directory defaults to systemd's ``$STATE_DIRECTORY``
-when set, else ``$XDG_DATA_HOME/mission-impractical`` (``~/.local/share/mission-impractical``);
-the host key lives in it unless ``--host-key`` says otherwise.
+MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK, MI_ABANDONED_MINUTES, MI_LIMITS (``a=1,b=2``, read
+before any ``--limit``, which wins), MI_APP_FACTORY (for development). The data directory
+defaults to systemd's ``$STATE_DIRECTORY`` when set, else
+``$XDG_DATA_HOME/mission-impractical`` (``~/.local/share/mission-impractical``); the host
+key lives in it unless ``--host-key`` says otherwise.
 """
 
 from __future__ import annotations
@@ -27,24 +31,32 @@ import logging
 import os
 import signal
 import socket
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from server import gc_tuning, host_db, host_tools
+from server import gc_tuning
+from server.admin import db as host_db
+from server.admin import export
+from server.admin import tools as host_tools
+from server.admin.control import HostControl
+from server.admin.log_limits import limit_repeats
+from server.admin.oplog import LOG_FORMATS, configure_logging
 from server.auth import AccessPolicy
 from server.context import AppFactory, SessionContext
-from server.host_keys import DEFAULT_HOST_KEY
+from server.host_keys import DEFAULT_HOST_KEY, copy_host_key
 from server.limits import build_limits, parse_limit
-from server.log_limits import limit_repeats
-from server.oplog import LOG_FORMATS, configure_logging
 from server.ssh_server import RESTARTING, GameServer, ServerConfig, start_server
+
+if TYPE_CHECKING:
+    from engine.cards import Deck
 
 log = logging.getLogger("server")
 
-DEFAULT_APP_FACTORY = "server.cli:mission_app_factory"
+DEFAULT_APP_FACTORY = "server.admin.cli:mission_app_factory"
 
 
 def mission_app_factory(hub: Any, invite: str | Callable[[], str] = "ssh -t host"
@@ -97,15 +109,29 @@ def default_public_name() -> str:
 
 
 def host_key_path(options: argparse.Namespace) -> Path:
-    """``--host-key``, else the key in the data directory; a key left in ``./host_keys/``
-    by an older version is kept in use, so players' clients still recognise the server."""
+    """``--host-key``, else the key in the data directory. A key left in ``./host_keys/``
+    by an older version is copied there once (players' clients still recognise the
+    server), so the key no longer depends on the directory the server starts in."""
     if options.host_key is not None:
         return Path(options.host_key)
-    in_data = options.data_dir / HOST_KEY_NAME
+    in_data = Path(options.data_dir) / HOST_KEY_NAME
     if not in_data.exists() and DEFAULT_HOST_KEY.exists():
-        log.info("using the host key from an older version at %s", DEFAULT_HOST_KEY.resolve())
-        return DEFAULT_HOST_KEY
+        keep_private(in_data.parent)
+        copy_host_key(DEFAULT_HOST_KEY, in_data)
+        log.info("copied the host key of an older version from %s to %s",
+                 DEFAULT_HOST_KEY.resolve(), in_data.resolve())
     return in_data
+
+
+def keep_private(data_dir: Path) -> None:
+    """The data directory, made if missing, is its owner's alone (700), even if it was
+    made wider before (the journal holds names, chat and key fingerprints)."""
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    mode = stat.S_IMODE(data_dir.stat().st_mode)
+    if mode & 0o077:
+        log.warning("data directory %s was open to others (mode %o); set to 700",
+                    data_dir, mode)
+        data_dir.chmod(0o700)
 
 
 def _positive(text: str) -> int:
@@ -121,10 +147,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mission-impractical", description="Mission Impractical, over SSH.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     data = argparse.ArgumentParser(add_help=False)
-    data.add_argument("--data-dir", type=Path,
-                      default=Path(_env("MI_DATA_DIR") or default_data_dir()),
-                      help=f"where the game journal and host key live (default "
-                           f"{default_data_dir()}) [MI_DATA_DIR]")
+    data_dir = Path(_env("MI_DATA_DIR") or default_data_dir())
+    data.add_argument("--data-dir", type=Path, default=data_dir,
+                      help=f"where the game journal and host key live (here: {data_dir})"
+                           " [MI_DATA_DIR]")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve = commands.add_parser("serve", parents=[data], help="run the SSH game server")
     serve.add_argument("--host", default=_env("MI_HOST", ""),
@@ -157,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--deck", type=Path, default=_env("MI_DECK"),
                        help="play with your own cards: a folder holding tasks.txt and "
                             "items.txt in the game's format, checked at start [MI_DECK]")
+    serve.add_argument("--abandoned-minutes", type=_positive,
+                       default=int(_env("MI_ABANDONED_MINUTES", "5") or 5),
+                       help="a game no person has played at for this long ends, bots and "
+                            "spectators or not (default 5) [MI_ABANDONED_MINUTES]")
     # -- limits (see docs/security.md) ---------------------------------------------------
     serve.add_argument("--limit", action="append", type=_limit, metavar="NAME=VALUE", default=[],
                        help="change one limit, e.g. --limit max_sessions_per_source=20"
@@ -175,15 +205,27 @@ def build_parser() -> argparse.ArgumentParser:
                                 help="forget old closed tables' move-by-move records")
     prune.add_argument("--older-than", required=True, metavar="AGE",
                        help="tables closed longer ago than this: 90d, 12h, 2w")
-    who = "a key fingerprint (SHA256:...) or an IP address or network"
+    who = ("a name as status shows it, a key fingerprint (SHA256:...), a guest (guest:...), "
+           "or an IP address or network (everyone connected from it)")
+    shared = ("an address several people are connected from (a home's router, a proxy, "
+              "127.0.0.1): go ahead and take them all")
     kick = commands.add_parser("kick", parents=[data], help="disconnect someone, now")
     kick.add_argument("who", help=who)
+    kick.add_argument("--yes", action="store_true", help=shared)
     ban = commands.add_parser("ban", parents=[data],
                               help="keep someone out (takes effect on the running server)")
     ban.add_argument("who", help=who)
     ban.add_argument("--reason", default="", help="a note for status")
+    ban.add_argument("--yes", action="store_true", help=shared)
     unban = commands.add_parser("unban", parents=[data], help="lift a ban")
-    unban.add_argument("who", help=who)
+    unban.add_argument("who", help="a ban as status lists it: SHA256:..., guest:... or an "
+                                   "address or network")
+    out = commands.add_parser("export", parents=[data], help="write a finished game out: "
+                              "its auditable log (json) or a transcript to share (md)")
+    out.add_argument("code", help="the table's code")
+    out.add_argument("game_no", nargs="?", type=_positive, metavar="N",
+                     help="the table's game number (default: its last finished game)")
+    out.add_argument("--format", choices=export.FORMATS, default="md", dest="fmt")
     return parser
 
 
@@ -225,9 +267,12 @@ def host_tool(options: argparse.Namespace) -> int:
         "backup": lambda: host_tools.backup(data_dir, options.file, out),
         "restore": lambda: host_tools.restore(data_dir, options.file, out),
         "prune": lambda: host_tools.prune(data_dir, options.older_than, out),
-        "kick": lambda: host_tools.kick(data_dir, options.who, out),
-        "ban": lambda: host_tools.ban(data_dir, options.who, options.reason, out),
+        "kick": lambda: host_tools.kick(data_dir, options.who, out, yes=options.yes),
+        "ban": lambda: host_tools.ban(data_dir, options.who, options.reason, out,
+                                      yes=options.yes),
         "unban": lambda: host_tools.unban(data_dir, options.who, out),
+        "export": lambda: export.export(data_dir, options.code, options.game_no,
+                                        options.fmt, out),
     }
     try:
         return tools[options.command]()
@@ -257,7 +302,7 @@ def _load_object(spec: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module_name), name)  # type: ignore[no-any-return]
 
 
-def _banner(server: GameServer, public_name: str) -> str:
+def _banner(server: GameServer, public_name: str, deck: str) -> str:
     where = ", ".join(
         f"[{host}]:{port}" if ":" in host else f"{host}:{port}" for host, port in server.addresses
     )
@@ -265,12 +310,24 @@ def _banner(server: GameServer, public_name: str) -> str:
     return (
         f"Mission Impractical {version()} is listening on {where}\n"
         f"Host key fingerprint: {server.host_key_fingerprint}\n"
-        f"Players join with: {join}"
+        f"Players join with: {join}\n"
+        f"Deck: {deck}"
     )
 
 
-def _announce_new_key(path: Path, fingerprint: str) -> None:
-    """A new host key means every player's ssh will warn once: say so loudly."""
+def _deck_line(deck: Deck, folder: Path | None) -> str:
+    """Which cards are in play, for the start-up lines."""
+    where = "the game's own cards" if folder is None else f"your own cards from {folder}"
+    return f"{where} ({len(deck.tasks)} tasks, {len(deck.items)} items)"
+
+
+def _announce_new_key(path: Path, fingerprint: str, first_start: bool) -> None:
+    """On a first start a new key is expected: say so plainly. Later, a new host key means
+    every player's ssh will warn once: say so loudly."""
+    if first_start:
+        log.info("made a new host key at %s (first start); its fingerprint is %s: share it "
+                 "with your players so they can check it", path.resolve(), fingerprint)
+        return
     log.warning("NEW HOST KEY generated at %s: %s. Players who connected before will see "
                 "a warning that the host key changed; tell them this fingerprint. If you "
                 "did not expect a new key, restore the old key file and restart.",
@@ -280,26 +337,37 @@ def _announce_new_key(path: Path, fingerprint: str) -> None:
 async def _serve(options: argparse.Namespace) -> int:
     from engine.cards import DeckError, load_deck, load_deck_dir
     from engine.hub import Hub
-    from engine.journal import JournalError
+    from engine.journal import DB_NAME, JournalError
 
     try:  # a host's own deck is checked before anything starts
         deck = load_deck() if options.deck is None else load_deck_dir(options.deck)
     except DeckError as error:
         print(f"mission-impractical: bad deck: {error}", file=sys.stderr)
         return 2
+    first_start = not (Path(options.data_dir) / DB_NAME).exists()
     if options.deck is not None:
         print(f"mission-impractical: {deck.fit_note()}", file=sys.stderr)
     try:
-        hub = Hub.open(options.data_dir, deck=deck)
+        keep_private(Path(options.data_dir))
+        hub = Hub.open(options.data_dir, deck=deck,
+                       abandoned_seconds=options.abandoned_minutes * 60)
+    except OSError as error:
+        print(f"mission-impractical: data directory {options.data_dir}: {error}",
+              file=sys.stderr)
+        return 2
     except JournalError as error:  # a damaged database is reported, never replaced
         print(f"mission-impractical: {error}", file=sys.stderr)
         return 2
     gc_tuning.tune()  # a full collection stops every player: make them rare (see module)
     try:
         make = _load_object(options.app_factory)
+
+        def invite() -> str:
+            return invite_command(server.port, options.public_name)
+
         if make is mission_app_factory or options.app_factory == DEFAULT_APP_FACTORY:
-            # (run as ``python -m server.cli``, this module's function is another object)
-            factory = make(hub, lambda: invite_command(server.port, options.public_name))
+            # (run as ``python -m server.admin.cli``, this module's function is another object)
+            factory = make(hub, invite)
         else:
             factory = make(hub)
         key_path = host_key_path(options)
@@ -313,23 +381,27 @@ async def _serve(options: argparse.Namespace) -> int:
             host_key_path=key_path,
             access=AccessPolicy.from_options(options.authorized_keys, options.password),
             max_sessions=options.max_sessions,
+            invite=invite,
         )
-        server = await start_server(factory, config)
+        control = HostControl(seated=lambda player_id: any(
+            seat.player_id == player_id for table in hub.tables.values() for seat in table.seats))
+        server = await start_server(factory, config, control)
         if new_key:
-            _announce_new_key(key_path, server.host_key_fingerprint)
+            _announce_new_key(key_path, server.host_key_fingerprint, first_start)
         journal_path = getattr(hub.journal, "path", None)
         records = None
         if journal_path is not None:  # status, kick and ban work through it
             records = host_db.server_connection(journal_path)
-            server.host.attach(records, lambda: server.sessions)
+            control.attach(records, lambda: server.sessions)
         hub.write_behind()  # the journal commits on its own thread: nobody waits for the disk
         hub.resume_timers()  # restored tables: absent players get their full grace again
         stop = _stop_on_signals()  # before the banner: whoever read it may signal at once
-        print(_banner(server, options.public_name), flush=True)
+        print(_banner(server, options.public_name, _deck_line(deck, options.deck)),
+              flush=True)
         await stop.wait()
         log.info("shutting down: telling %d players", len(server.sessions))
         await server.close(RESTARTING)
-        server.host.close()
+        control.close()
         if records is not None:
             records.close()
     finally:

@@ -14,22 +14,21 @@ A widget with component classes (an ``Input``'s cursor and placeholder, for one)
 component styles from small virtual nodes that the stylesheet matches like any other node.
 Textual made new virtual nodes every time it restyled the widget (every focus change, every
 class change) and dropped the old ones, each a reference cycle of about 40 objects that only
-the cyclic garbage collector frees. At 400 players that garbage was about a third of what a
-middle-generation collection walked, and those collections paused every player for about
-200 ms. :func:`keep_component_nodes` restyles the same virtual nodes instead (once per
-process, like the cache above).
+the cyclic garbage collector frees, while every player waits.
+:func:`keep_component_nodes` restyles the same virtual nodes instead (once per process,
+like the cache above).
 
 Our own widgets go further (:func:`shared_component_style`): they hold no virtual nodes at
-all. A virtual node with its styles is about 6.8 KB, and the game screen had 95 of them,
-86 on our line widgets: about 40% of a seated player's memory. What a component class
+all. A virtual node with its styles is about 6.8 KB, and a screen of line widgets with a
+few roles each would carry dozens of them, for every player. What a component class
 looks like depends only on where its widget stands (the same path as below) and on any
 inline colours on that path, so one cache serves every player; a miss styles a throwaway
 virtual node.
 
 Matching the rules to a node is shared too. To style a node, Textual checks every rule
 that could apply against the node's path from the app down (types, ids, classes and pseudo
-classes of each node on it), then sorts what matched by specificity: about 40% of the CPU
-of a new connection, and most of each focus change. Every player's screens are the same
+classes of each node on it), then sorts what matched by specificity: a large part of a new
+connection's CPU, and most of each focus change. Every player's screens are the same
 widgets in the same places, so :func:`share_rule_matches` keeps the result per path, for
 the whole process: the key is the rule list (by content) and, for each node on the path,
 its type, id, classes and the pseudo classes that some rule tests. What is cached is what
@@ -51,26 +50,6 @@ from typing import Any
 from rich.style import Style as RichStyle
 from textual.cache import LRUCache
 from textual.color import Color
-from textual.css._style_properties import (
-    BooleanProperty,
-    BoxProperty,
-    ColorProperty,
-    DockProperty,
-    FractionalProperty,
-    HatchProperty,
-    IntegerProperty,
-    KeylineProperty,
-    NameListProperty,
-    NameProperty,
-    OffsetProperty,
-    ScalarListProperty,
-    ScalarProperty,
-    ScrollbarColorProperty,
-    SpacingProperty,
-    SplitProperty,
-    StringEnumProperty,
-    StyleFlagsProperty,
-)
 from textual.css.model import RuleSet
 from textual.css.scalar import Scalar, ScalarOffset
 from textual.css.styles import RulesMap, Styles
@@ -79,6 +58,8 @@ from textual.dom import DOMNode
 from textual.geometry import Spacing
 from textual.style import Style as VisualStyle
 from textual.widget import Widget
+
+from lean_textual import internals as door
 
 _parsed: LRUCache[tuple[Any, ...], list[RuleSet]] = LRUCache(1024)
 _variables_key: dict[int, tuple[dict[str, str], tuple[tuple[str, str], ...]]] = {}
@@ -99,15 +80,24 @@ def _key_of(variables: dict[str, str]) -> tuple[tuple[str, str], ...]:
 
 
 def share_parsed_css() -> None:
-    """Make every Stylesheet in the process share one cache of parsed rule sets."""
-    if getattr(Stylesheet._parse_rules, "_shared", False):
+    """Make every Stylesheet in the process share one cache of parsed rule sets.
+
+    Works around Textual giving each app a stylesheet that parses every source again;
+    retire when Textual caches parsed CSS for the process."""
+    if door.rule_parsing_replaced():
         return
-    parse_one = Stylesheet._parse_rules
+    door.replace_rule_parsing(_sharing_parse)
+
+
+def _sharing_parse(parse_one: door.ParseRules) -> door.ParseRules:
+    """Textual's ``Stylesheet._parse_rules`` (``parse_one``), through one cache for the
+    process."""
 
     def parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
                     tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
         global parses
-        key = (_key_of(self._variables), css, read_from, is_default_rules, tie_breaker, scope)
+        key = (_key_of(door.stylesheet_variables(self)), css, read_from, is_default_rules,
+               tie_breaker, scope)
         rules = _parsed.get(key)
         if rules is None:
             parses += 1
@@ -118,17 +108,21 @@ def share_parsed_css() -> None:
                 _parsed[key] = rules
         return rules
 
+    # mypy: a mark on the patched function (installed once), which mypy cannot type
     parse_rules._shared = True  # type: ignore[attr-defined]
-    Stylesheet._parse_rules = parse_rules  # type: ignore[method-assign]
+    return parse_rules
 
 
 def keep_component_nodes() -> None:
-    """Make the stylesheet restyle a widget's component-class nodes in place."""
-    if getattr(Stylesheet._process_component_classes, "_kept", False):
+    """Make the stylesheet restyle a widget's component-class nodes in place.
+
+    Works around Textual making new virtual nodes (reference cycles) on every restyle;
+    retire when Textual restyles them in place."""
+    if door.component_restyle_replaced():
         return
 
     def process_component_classes(self: Stylesheet, node: DOMNode) -> None:
-        components = node._get_component_classes()
+        components = door.component_classes(node)
         if not components:
             return
         if getattr(node, "SHARED_COMPONENT_STYLES", False):
@@ -138,24 +132,26 @@ def keep_component_nodes() -> None:
             return
         kept: dict[str, DOMNode] = node.__dict__.setdefault("_component_nodes", {})
         changed = False
-        node._component_styles.clear()
+        styles = door.component_styles(node)
+        styles.clear()
         for component in sorted(components):
             virtual = kept.get(component)
             if virtual is None:
                 kept[component] = virtual = DOMNode(classes=component)
-                virtual._attach(node)
+                door.attach_virtual_node(virtual, node)
                 before = None
             else:
-                before = dict(virtual.styles.base._rules)
+                before = dict(door.rules_of(virtual.styles.base))
             self.apply(virtual, animate=False)
-            if before is None or virtual.styles.base._rules != before:
+            if before is None or door.rules_of(virtual.styles.base) != before:
                 changed = True
-            node._component_styles[component] = virtual.styles
+            styles[component] = virtual.styles
         if changed:
             node.refresh()
 
+    # mypy: a mark on the patched function (installed once), which mypy cannot type
     process_component_classes._kept = True  # type: ignore[attr-defined]
-    Stylesheet._process_component_classes = process_component_classes  # type: ignore[method-assign]
+    door.replace_component_restyle(process_component_classes)
 
 
 _matches: LRUCache[tuple[Any, ...], tuple[Any, tuple[bool, bool, bool, bool]]] = LRUCache(8192)
@@ -199,7 +195,7 @@ def _step(node: DOMNode, pseudo: tuple[str, ...]) -> tuple[Any, ...]:
     if pseudo:
         has = node.has_pseudo_class
         tested = tuple([has(name) for name in pseudo])
-    return (type(node), node._id, frozenset(node._classes), tested)
+    return (type(node), node.id, node.classes, tested)
 
 
 def _path(node: DOMNode, pseudo: tuple[str, ...],
@@ -209,14 +205,18 @@ def _path(node: DOMNode, pseudo: tuple[str, ...],
     key = (_PATH, id(node), pseudo)  # the pass holds every node it styles: ids stay theirs
     path = memo.get(key)
     if path is None:
-        parent = node._parent
+        parent = node.parent
         above = _path(parent, pseudo, memo) if isinstance(parent, DOMNode) else ()
         path = memo[key] = (*above, _step(node, pseudo))
     return path
 
 
 def share_rule_matches() -> None:
-    """Make every Stylesheet in the process share what its rules matched, per node path."""
+    """Make every Stylesheet in the process share what its rules matched, per node path.
+
+    Works around Textual matching every rule against every node of every app (and calling
+    every rule's setter to store the result); retire when Textual shares matches between
+    stylesheets with the same rules."""
     if getattr(Stylesheet.apply, "_shared", False):
         return
     apply_one = Stylesheet.apply
@@ -229,11 +229,10 @@ def share_rule_matches() -> None:
         known = _matches.get(key)
         if known is not None:
             rules, flags = known
-            (node._has_hover_style, node._has_focus_within, node._has_order_style,
-             node._has_odd_or_even) = flags
+            door.set_match_flags(node, flags)
             if rules is not None:
                 self.replace_rules(node, rules, animate=animate)
-            self._process_component_classes(node)
+            door.restyle_components(self, node)
             return
         matched += 1
         _matching.append((node, key))
@@ -250,44 +249,24 @@ def share_rule_matches() -> None:
             _matches[_matching[-1][1]] = (rules, _flags(node))
         if animate and "transitions" in rules:  # only new rules with transitions animate
             replace_rules(node, rules, animate=True)
-        elif not (animate and rules == node.styles.base._rules):  # Textual's early return
+        elif not (animate and rules == door.rules_of(node.styles.base)):  # Textual's return
             _replace_rules(node, rules)
 
+    # mypy: marks on the patched functions (installed once, compared by tests)
     apply._shared = True  # type: ignore[attr-defined]
-    apply._unshared = apply_one  # type: ignore[attr-defined]  (tests compare with it)
-    remember_rules._textual = replace_rules  # type: ignore[attr-defined]  (and with it)
+    apply._unshared = apply_one  # type: ignore[attr-defined]  # tests compare with it
+    remember_rules._textual = replace_rules  # type: ignore[attr-defined]  # and with it
+    # mypy: a patch of Textual's class is an assignment to a method
     Stylesheet.apply = apply  # type: ignore[method-assign]
     Stylesheet.replace_rules = classmethod(remember_rules)  # type: ignore[method-assign,assignment]
 
 
-_PLAIN_SETTERS = (BooleanProperty, BoxProperty, ColorProperty, DockProperty,
-                  FractionalProperty, HatchProperty, IntegerProperty, KeylineProperty,
-                  NameListProperty, NameProperty, OffsetProperty, ScalarListProperty,
-                  ScalarProperty, ScrollbarColorProperty, SpacingProperty, SplitProperty,
-                  StringEnumProperty, StyleFlagsProperty)
-"""Style setters whose only effects are to store a value (``set_rule``) and to refresh the
-node, which does nothing before the node is mounted; a scrollbar colour also repaints the
-scrollbars shown (none, on a node not mounted). The others do more: overflow shows or
-hides scrollbars, ``display`` tells the parent's child list, a layout is a new object for
-each node, transitions are copied; those are always called."""
 _SHAREABLE = (Color, RichStyle, Scalar, ScalarOffset, Spacing, bool, float, int, str, tuple)
 """Immutable values: what a setter stores may be stored for every node."""
 
 
-def _plain_rules(kinds: tuple[type, ...] = _PLAIN_SETTERS) -> frozenset[str]:
-    """The rules of ``Styles`` whose setters are of ``kinds`` (a ``display`` or ``pointer``
-    setter does more than store: never plain)."""
-    names = set()
-    for cls in Styles.__mro__:
-        for name, setter in vars(cls).items():
-            if type(setter) in kinds and not (isinstance(setter, StringEnumProperty)
-                                              and (setter._display or setter._pointer)):
-                names.add(name)
-    return frozenset(names)
-
-
-_PLAIN = _plain_rules()
-_SCROLLBAR_COLOURS = _plain_rules((ScrollbarColorProperty,))
+_PLAIN = door.plain_rules()
+_SCROLLBAR_COLOURS = door.plain_rules((door.SCROLLBAR_COLOUR_SETTER,))
 _as_stored: dict[tuple[str, int], tuple[object, object]] = {}
 
 
@@ -302,7 +281,7 @@ def _stored_value(key: str, value: object) -> object:
     blank = Styles()
     try:
         setattr(blank, key, value)
-        stored = blank._rules.get(key)  # type: ignore[misc]
+        stored = door.rules_of(blank).get(key)
     except Exception:  # then the setter decides, as it always did
         stored = None
     if not isinstance(stored, _SHAREABLE):
@@ -317,28 +296,29 @@ def _replace_rules(node: DOMNode, rules: RulesMap) -> None:
     """Textual's ``Stylesheet.replace_rules`` without animation, for less: it calls the
     setter of every rule the node had or gets, each of which checks and converts its
     value again and compares it with the one stored. Here only rules whose values differ
-    are set, and on a node not yet mounted (a new widget: about 30 rules each, 18% of the
-    CPU of a new connection) a plain rule's value is stored as its setter would store it.
+    are set, and on a node not yet mounted (a new widget, with about 30 rules) a plain
+    rule's value is stored as its setter would store it.
     The rest go through their setters, as Textual does."""
     base = node.styles.base
-    current = base._rules
+    current = door.rules_of(base)
     stored = False
-    mounted = node._is_mounted
+    mounted = door.node_mounted(node)
     for key in current.keys() | rules.keys():
-        value = rules.get(key)  # type: ignore[misc]
-        if current.get(key) == value:  # type: ignore[misc]
+        value = rules.get(key)
+        if current.get(key) == value:
             continue
         direct = None
         if value is not None and not mounted and key in _PLAIN and not (
                 key in _SCROLLBAR_COLOURS and _shows_scrollbars(node)):
             direct = _stored_value(key, value)
         if direct is not None:
+            # mypy: RulesMap is a TypedDict; key is one of its names (_PLAIN holds only those)
             current[key] = direct  # type: ignore[literal-required]
             stored = True
         else:
             setattr(base, key, value)
     if stored:
-        base._updates += 1
+        door.rules_stored_directly(base)
     node.notify_style_update()
 
 
@@ -347,9 +327,7 @@ def _shows_scrollbars(node: DOMNode) -> bool:
                 or getattr(node, "show_horizontal_scrollbar", False))
 
 
-def _flags(node: DOMNode) -> tuple[bool, bool, bool, bool]:
-    return (node._has_hover_style, node._has_focus_within, node._has_order_style,
-            node._has_odd_or_even)
+_flags = door.match_flags
 
 
 _component_visuals: LRUCache[tuple[Any, ...], VisualStyle] = LRUCache(4096)
@@ -362,8 +340,9 @@ def _inline_key(widget: Widget) -> tuple[Any, ...]:
     """The inline visual rules on ``widget``'s path (almost always none)."""
     found: list[tuple[Any, ...]] = []
     for depth, node in enumerate(widget.ancestors_with_self):
-        rules = node.styles.inline._rules
+        rules = door.rules_of(node.styles.inline)
         if rules:
+            # mypy: RulesMap is a TypedDict; _VISUAL_RULES holds only its names
             found.append((depth, *((name, rules[name]) for name in _VISUAL_RULES  # type: ignore[literal-required]
                                    if name in rules)))
     return tuple(found)
@@ -396,7 +375,7 @@ def _place_key(widget: Widget, names: tuple[str, ...],
     """What component styles ``names`` of ``widget`` depend on: its place (the rule
     matches' key, ``match`` if the caller kept it) and the inline colours on the way
     down. KeyError for an unknown name, as Textual raises."""
-    unknown = set(names) - widget._get_component_classes()
+    unknown = set(names) - door.component_classes(widget)
     if unknown:
         raise KeyError(f"No {sorted(unknown)[0]!r} key in COMPONENT_CLASSES")
     if match is None:
@@ -413,28 +392,24 @@ def _styled_once(widget: Widget, name: str) -> VisualStyle:
 def _virtual_nodes(widget: Widget, names: Sequence[str]) -> Iterator[None]:
     """Give ``widget`` Textual's virtual nodes for ``names`` for a moment (its own caches
     of what they give are emptied before and after)."""
-    components = widget._component_styles
+    components = door.component_styles(widget)
     saved = dict(components)
     virtuals = []
     for name in names:
         virtual = DOMNode(classes=name)
-        virtual._attach(widget)
+        door.attach_virtual_node(virtual, widget)
         widget.app.stylesheet.apply(virtual, animate=False)
         components[name] = virtual.styles
         virtuals.append(virtual)
-    widget._visual_style_cache.clear()
-    widget._rich_style_cache.clear()
+    door.empty_style_caches(widget)
     try:
         yield
     finally:
         components.clear()
         components.update(saved)
-        widget._visual_style_cache.clear()
-        widget._rich_style_cache.clear()
+        door.empty_style_caches(widget)
         for virtual in virtuals:  # let reference counting free it: no cycle left
-            virtual._detach()
-            virtual._css_styles.node = None
-            virtual._inline_styles.node = None
+            door.free_virtual_node(virtual)
 
 
 _component_rich: LRUCache[tuple[Any, ...], tuple[Any, Any]] = LRUCache(4096)
@@ -450,11 +425,11 @@ class KeepsItsPlace:
 
     def notify_style_update(self: Any) -> None:
         self._place_match = None  # restyled: its place may have changed
-        super().notify_style_update()
+        super().notify_style_update()  # type: ignore[misc]  # a mixin: the widget has it
 
     def kept_place_match(self: Any) -> tuple[Any, ...]:
         """The widget's :func:`place_match`, read once per style change."""
-        match = self._place_match
+        match: tuple[Any, ...] | None = self._place_match
         if match is None:
             match = self._place_match = place_match(self)
         return match
@@ -471,7 +446,8 @@ class SharedComponentRichStyles(KeepsItsPlace):
 
     def get_component_rich_style(self: Any, *names: str, partial: bool = False,
                                  default: RichStyle | None = None) -> RichStyle:
-        styles = self._rich_style_cache.get(names)  # emptied on every restyle and repaint
+        cache = door.rich_style_cache(self)
+        styles = cache.get(names)  # emptied on every restyle and repaint
         if styles is None:
             match = self.kept_place_match()
             try:
@@ -486,5 +462,5 @@ class SharedComponentRichStyles(KeepsItsPlace):
                     styles = (Widget.get_component_rich_style(self, *names),
                               Widget.get_component_rich_style(self, *names, partial=True))
                 _component_rich[key] = styles
-            self._rich_style_cache[names] = styles
+            cache[names] = styles
         return styles[1] if partial else styles[0]

@@ -26,23 +26,24 @@ screen was laid out a second time for it.
 
 Moving the focus does not repaint the whole screen either. Textual's ``Screen.focused``
 repaints every line of the screen when it changes, though the two widgets that lose and
-gain the focus repaint themselves (their ``:focus`` styles change): at 400 players, opening
-and sending chat lines made about 20 whole-screen repaints a second on the one event loop.
+gain the focus repaint themselves (their ``:focus`` styles change): opening and sending a
+chat line would repaint the player's whole screen twice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from textual import events
 from textual.geometry import Region, Size
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets._toast import ToastRack
 
-from tui.partial_paint import shown_whole
+from lean_textual import internals as door
+from lean_textual.internals import ScreenHooks, ToastRack
+from lean_textual.partial_paint import shown_whole
 
 ResultType = TypeVar("ResultType")
 
@@ -52,7 +53,7 @@ _held_prompts: list[Widget] | None = None
 
 class PaintsRows(Protocol):
     """A widget that can draw some of its rows straight to the terminal
-    (:class:`~tui.cached_lines.CachedLines`): ``paint_rows`` gives the pieces of terminal
+    (:class:`~lean_textual.cached_lines.CachedLines`): ``paint_rows`` gives the pieces of terminal
     text that draw them, each whole escape sequences (a row's text is a piece of its own:
     the driver fits each piece to the terminal's colours once for every seat)."""
 
@@ -93,14 +94,7 @@ def _leave_to_textual(rows: Sequence[tuple[PaintsRows, list[int]]]) -> None:
         widget.refresh_rows(lines)
 
 
-def _needs_its_queue(widget: Widget) -> bool:
-    """Whether ``widget`` asked for anything a paint did not do."""
-    return (widget._repaint_required or widget._layout_required
-            or widget._refresh_styles_required or widget._scroll_required
-            or widget._recompose_required)
-
-
-class SteadyScreen(Screen[ResultType]):
+class SteadyScreen(ScreenHooks, Screen[ResultType]):
     """A screen that re-lays itself out on a resize only when its size really changed."""
 
     _laid_out_at: Size | None = None
@@ -109,19 +103,18 @@ class SteadyScreen(Screen[ResultType]):
     (:meth:`_widgets`)."""
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
-    def _on_mount(self) -> None:
+    def on_mount(self) -> None:
         for rack in self.query_children(ToastRack):
             rack.display = False
 
     _held_in_batch = False
     _shown = False
 
-    async def _compose(self) -> None:
+    def before_compose(self) -> None:
         # Textual sets the breakpoint classes (HORIZONTAL_BREAKPOINTS) at the first Resize,
         # when every widget is styled: a restyle of the whole screen. Set before any
         # widget exists, they restyle the screen alone, and the Resize finds them set.
         self._set_breakpoints(self.app.size)
-        await super()._compose()
 
     def _set_breakpoints(self, size: Size) -> None:
         """The breakpoint classes for ``size``, as ``Screen._on_resize`` sets them."""
@@ -131,13 +124,13 @@ class SteadyScreen(Screen[ResultType]):
         vertical = (app.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is None
                     else self.VERTICAL_BREAKPOINTS) or []
         classes = {name: False for _, name in (*horizontal, *vertical)}
-        for name in (*self._get_breakpoint_classes(size.width, horizontal),
-                     *self._get_breakpoint_classes(size.height, vertical)):
+        for name in (*door.breakpoint_classes(self, size.width, horizontal),
+                     *door.breakpoint_classes(self, size.height, vertical)):
             classes[name] = True
         if classes:
             self.update_classes(classes, animate=False)
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         # Runs before Textual's handler. The first time the screen is shown, every widget
         # was styled as it was mounted, by the whole stylesheet (the app reads every
         # .tcss at start): Textual's restyle of the whole screen changed nothing (a test
@@ -146,19 +139,20 @@ class SteadyScreen(Screen[ResultType]):
             self._shown = True
             event.refresh_styles = False
 
-    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+    def lay_out(self, size: Size | None = None, scroll: bool = False) -> None:
         self._laid_out_at = self.outer_size if size is None else size
-        if not scroll or self._layout_widgets:  # a full reflow: Textual's own test
-            self._layout_required = False  # asked again if anything asks during it
-        super()._refresh_layout(size, scroll)
+        super().lay_out(size, scroll)
 
-    def _compositor_refresh(self) -> None:
+    def full_layout_starts(self) -> None:
+        door.layout_done(self)  # asked again if anything asks during it
+
+    def refresh_compositor(self) -> None:
         app = self.app
-        if app._batch_count and self is app.screen and not app.is_inline:
+        if door.in_batch(app) and self is app.screen and not app.is_inline:
             self._held_in_batch = True  # drawn now, it would be dropped: drawn after
-            self._dirty_widgets.clear()
+            door.dirty_widgets(self).clear()
             return
-        super()._compositor_refresh()
+        super().refresh_compositor()
 
     def after_batch(self) -> None:
         """The app's batch has ended: if anything was held back, draw the whole screen now,
@@ -167,22 +161,15 @@ class SteadyScreen(Screen[ResultType]):
         if not self._held_in_batch:
             return
         self._held_in_batch = False
-        self._compositor._dirty_regions.add(self._compositor.size.region)  # drawn whole
-        self._repaint_required = False
+        door.whole_screen_dirty(self)  # drawn whole
+        door.repaint_done(self)
         for widget in self.walk_children(Widget):  # their lines are in the whole frame
-            widget._repaint_required = False  # (the key bar reads its keys just before)
-        if self._layout_required or self._scroll_required:
-            self._refresh_layout(scroll=self._scroll_required)
-            self._scroll_required = False
+            door.repaint_done(widget)  # (the key bar reads its keys just before)
+        if self.layout_pending:
+            self.lay_out(scroll=door.scroll_asked(self))
+            door.scroll_done(self)
         else:
-            self._compositor_refresh()
-
-    def _clear_tooltip(self) -> None:
-        """Textual looks for its tooltip widget on every key pressed, by a search that
-        raises (and formats a message) when there is none; with tooltips off there never
-        is."""
-        if not self.app._disable_tooltips:
-            super()._clear_tooltip()
+            self.refresh_compositor()
 
     def after_typing(self, field: Widget) -> None:
         """The app has just typed a character into ``field``, in its own turn (before
@@ -207,7 +194,7 @@ class SteadyScreen(Screen[ResultType]):
             finally:
                 _held_prompts = outer_held
                 for widget in dict.fromkeys(held):  # once each, in order
-                    if _needs_its_queue(widget):
+                    if door.asks_anything(widget):
                         widget.check_idle()
 
     def paint_now(self, rows: Sequence[tuple[PaintsRows, list[int]]] = ()) -> bool:
@@ -217,77 +204,75 @@ class SteadyScreen(Screen[ResultType]):
         something needs more than a repaint: a layout, a scroll, a restyle, or the screen
         is not the one shown (then ``rows`` are left to Textual)."""
         app = self.app
-        if (not self.is_current or app._batch_count or self._layout_required
-                or self._scroll_required or self._recompose_required):
+        if (not self.is_current or door.in_batch(app) or self.layout_pending
+                or door.recompose_asked(self)):
             _leave_to_textual(rows)
             return False
         repaint: list[Widget] = []
-        for widget in self._widgets():
-            if (widget._layout_required or widget._scroll_required
-                    or widget._refresh_styles_required or widget._recompose_required):
+        for widget in self._all_widgets():
+            if door.asks_more_than_a_repaint(widget):
                 _leave_to_textual(rows)
                 return False
-            if widget._repaint_required:
+            if door.repaint_asked(widget):
                 repaint.append(widget)
         drawn = self._painted_rows(rows, repaint) if rows else []
+        dirty = door.dirty_widgets(self)
         for widget in repaint:
-            widget._repaint_required = False
+            door.repaint_done(widget)
             if widget.display:
-                self._dirty_widgets.add(widget)
+                dirty.add(widget)
         drawn.extend(self._painted_whole())
         if drawn:
             self._write_rows(drawn)
-        if self._dirty_widgets or self._repaint_required:
-            Screen._on_timer_update(self)  # the rest, by the compositor
+        if dirty or door.repaint_asked(self):
+            ScreenHooks.timer_update(self)  # the rest, by the compositor
         if drawn:  # one frame, with what the compositor drew if it drew anything
-            self.app._driver.flush()  # type: ignore[union-attr]
+            door.flush_driver(app)
         return True
 
-    def _widgets(self) -> list[Widget]:
+    def _all_widgets(self) -> list[Widget]:
         """Every widget of the screen, shown or not, walked once per layout (the
-        compositor's map is a new one after each): walking the screen on every paint was
-        2-3% of the loop at 400 players. A widget mounted since is not in the list; its
+        compositor's map is a new one after each), not on every paint. A widget mounted
+        since is not in the list; its
         parent, which is, asks for a layout (so :meth:`paint_now` leaves the paint to
         Textual), and until that layout the compositor has nowhere to draw it anyway."""
-        visible = self._compositor.visible_widgets
+        visible = door.compositor_of(self).visible_widgets
         walked = self._walked
         if walked is None or walked[0] is not visible:
             walked = self._walked = (visible, list(self.walk_children(Widget)))
         return walked[1]
 
-    def _on_timer_update(self) -> None:
+    def timer_update(self) -> None:
         """Textual's paint of what its widgets asked for, except that a widget shown whole
         draws its own dirty regions straight to the terminal (:meth:`_painted_whole`);
         the compositor draws the rest, in the same frame."""
         drawn = self._painted_whole()
         if drawn:
             self._write_rows(drawn)
-        super()._on_timer_update()
+        super().timer_update()
         if drawn:
-            self.app._driver.flush()  # type: ignore[union-attr]
+            door.flush_driver(self.app)
 
     def _writes_itself(self) -> bool:
         """Whether this screen may write to the terminal without the compositor: it is
         the one shown, not under a dialog (a dialog is composited with the screens it
         covers), and the app draws to a real terminal."""
         app = self.app
-        return (app.screen is self and app._running and not app._closed
-                and not app.is_headless and app._driver is not None and not app.is_inline)
+        return app.screen is self and door.writes_to_a_terminal(app)
 
     def _painted_whole(self) -> list[str]:
         """What draws, skipping the compositor, each widget that asked for a repaint and
         is shown whole with nothing over it (its focus moved, its styles changed, a field
         took a Backspace): the regions it asked for, as it draws them. The compositor
         would ask it for the same lines and send them as they are, having first worked
-        out, cell by cell, which widget is in front (about 0.7 ms for one widget: at 400
-        players, a tenth of the loop went on repaints of single widgets). Those drawn are
-        taken out of the screen's dirty widgets."""
-        dirty = self._dirty_widgets
+        out, cell by cell, which widget is in front (about 0.7 ms for one widget). Those
+        drawn are taken out of the screen's dirty widgets."""
+        dirty = door.dirty_widgets(self)
         app = self.app
-        if (not dirty or self._layout_required or self._scroll_required
-                or self._repaint_required or app._batch_count or not self._writes_itself()):
+        if (not dirty or self.layout_pending or door.repaint_asked(self)
+                or door.in_batch(app) or not self._writes_itself()):
             return []
-        compositor = self._compositor
+        compositor = door.compositor_of(self)
         visible = compositor.visible_widgets
         console = app.console
         drawn: list[str] = []
@@ -298,7 +283,7 @@ class SteadyScreen(Screen[ResultType]):
                 continue  # (a link under the mouse: Textual styles it as it draws)
             region = geometry[0]
             whole = Region(0, 0, region.width, region.height)
-            for asked in widget._exchange_repaint_regions():
+            for asked in door.repaint_regions(widget):
                 crop = whole.intersection(asked)
                 if not crop:
                     continue
@@ -321,18 +306,19 @@ class SteadyScreen(Screen[ResultType]):
         wanted: dict[PaintsRows, set[int]] = {}
         for widget, lines in rows:
             wanted.setdefault(widget, set()).update(lines)
-        compositor = self._compositor
+        compositor = door.compositor_of(self)
         visible = compositor.visible_widgets if direct else {}
         drawn: list[str] = []
-        for widget, lines in wanted.items():
-            geometry = visible.get(widget)  # type: ignore[call-overload]
+        for widget, wanted_rows in wanted.items():
+            shown = cast(Widget, widget)  # a widget that paints rows (PaintsRows)
+            geometry = visible.get(shown)
             pieces = None
-            if geometry is not None and shown_whole(compositor, widget):  # type: ignore[arg-type]
-                pieces = widget.paint_rows(sorted(lines), geometry[0])
+            if geometry is not None and shown_whole(compositor, shown):
+                pieces = widget.paint_rows(sorted(wanted_rows), geometry[0])
             if pieces is None:
-                widget.refresh_rows(sorted(lines))
-                if widget not in repaint:
-                    repaint.append(widget)  # type: ignore[arg-type]
+                widget.refresh_rows(sorted(wanted_rows))
+                if shown not in repaint:
+                    repaint.append(shown)
             else:
                 drawn.extend(pieces)
         return drawn
@@ -343,19 +329,9 @@ class SteadyScreen(Screen[ResultType]):
         flushes, once the compositor has written what it draws). Each piece is written
         on its own, for the driver to fit it to the terminal's colours by itself."""
         app = self.app
-        driver = app._driver
-        assert driver is not None
-        cursor = self.outer_size.clamp_offset(app.cursor_position)
-        app._begin_update()
-        try:
-            for piece in drawn:
-                driver.write(piece)
-            driver.write(f"\x1b[{cursor.y + 1};{cursor.x + 1}H")
-        finally:
-            app._end_update()
-        app._previous_cursor_position = cursor
+        door.write_in_update(app, drawn, self.outer_size.clamp_offset(app.cursor_position))
 
-    def _screen_resized(self, size: Size) -> None:
+    def resized(self, size: Size) -> None:
         if size == self._laid_out_at:
             return
-        super()._screen_resized(size)
+        super().resized(size)

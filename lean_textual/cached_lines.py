@@ -18,15 +18,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
-from textual._ansi_theme import DEFAULT_TERMINAL_THEME
-from textual._styles_cache import StylesCache
 from textual.content import Content
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tui.steady import PaintedInTurn, queue_rows
-from tui.styles import KeepsItsPlace, shared_component_style
+from lean_textual import internals as door
+from lean_textual.internals import DEFAULT_TERMINAL_THEME, StylesCache
+from lean_textual.steady import PaintedInTurn, queue_rows
+from lean_textual.styles import KeepsItsPlace, shared_component_style
 
 
 def _key(content: Content) -> tuple[object, ...]:
@@ -97,12 +97,6 @@ class _LastDrawn(NamedTuple):
     finish: tuple[object, ...] | None
 
 
-def _title(text: Content | None, style_information: Callable[[Any], tuple[Any, ...]],
-           base_background: Any) -> tuple[Any, ...] | None:
-    """A border title as ``StylesCache.render_widget`` hands it over."""
-    return None if text is None else (text, *style_information(base_background))
-
-
 class _RowsByContent(StylesCache):
     """Textual's cache of a widget's finished lines (content with its padding, border and
     background), which also keeps each content row's finished line by what it shows.
@@ -162,10 +156,7 @@ class _RowsByContent(StylesCache):
         y = row + styles.gutter.top
         title, subtitle = last.border_title, last.border_subtitle
         if not 0 <= row < last.content_size.height:  # a border row: its title may be new
-            title = _title(widget._border_title, widget._get_title_style_information,
-                           last.base_background)
-            subtitle = _title(widget._border_subtitle,
-                              widget._get_subtitle_style_information, last.base_background)
+            title, subtitle = door.border_titles(widget, last.base_background)
         self.keys, self.finish = widget._keys, last.finish
         try:
             strip = self.render_line(styles, y, last.size, last.content_size,
@@ -174,8 +165,7 @@ class _RowsByContent(StylesCache):
                                      last.ansi_theme, last.native_ansi)
         finally:
             self.keys = self.finish = None
-        self._cache[y] = strip
-        self._dirty_lines.discard(y)
+        door.keep_finished_line(self, y, strip)
         for line_filter in last.filters:
             strip = strip.apply_filter(line_filter, last.background)
         return strip
@@ -209,7 +199,7 @@ class CachedLines(KeepsItsPlace, PaintedInTurn):
 
     SHARED_COMPONENT_STYLES = True
     """Component classes are styled from the process's cache, not per widget
-    (:func:`tui.styles.shared_component_style`)."""
+    (:func:`lean_textual.styles.shared_component_style`)."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -218,7 +208,8 @@ class CachedLines(KeepsItsPlace, PaintedInTurn):
         self._role_styles: dict[str, object] = {}
         self._pass_width: int | None = None  # the content width, while lines are drawn
         self._pass_style: Any = None  # the widget's visual style, while lines are drawn
-        self._styles_cache = _RowsByContent()
+        self._rows_cache = _RowsByContent()
+        door.give_styles_cache(self, self._rows_cache)
 
     @property
     def plain(self) -> str:
@@ -248,7 +239,7 @@ class CachedLines(KeepsItsPlace, PaintedInTurn):
         would finish it, and kept in Textual's cache as if Textual had drawn it. None
         (and nothing done) when the widget has not been drawn since its cache was
         emptied: then Textual draws them (:meth:`refresh_rows`)."""
-        cache = self._styles_cache
+        cache = self._rows_cache
         last = cache.last
         if last is None or last.size != region.size:
             return None
@@ -295,7 +286,7 @@ class CachedLines(KeepsItsPlace, PaintedInTurn):
         """Colours come from CSS: a style change (theme, a class) redraws every line."""
         super().notify_style_update()
         self._role_styles.clear()
-        self._styles_cache.last = None
+        self._rows_cache.last = None
 
     def component_style(self, name: str) -> object:
         """The style of component class ``name``, looked up once per style change in
@@ -314,7 +305,7 @@ class CachedLines(KeepsItsPlace, PaintedInTurn):
         asks for a line at a time."""
         self._pass_width = self.content_size.width
         self._pass_style = style = self.visual_style
-        cache = self._styles_cache
+        cache = self._rows_cache
         cache.keys, cache.finish = self._keys, finish_key(self, style)
         try:
             return super().render_lines(crop)

@@ -16,12 +16,12 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from server import host_db
-from server.oplog import split_peer
+from server.access_log import split_peer
+from server.admin import db as host_db
+from server.gate import BANNED
 
 log = logging.getLogger(__name__)
 
-BANNED = "You are banned from this server."
 KICKED = "The host has disconnected you."
 HANG_UP_AFTER_S = 2.0  # after the goodbye, a client that stays is disconnected
 
@@ -35,17 +35,23 @@ class LiveSession(Protocol):
     @property
     def player(self) -> Any: ...  # .id, .name
 
+    @property
+    def where(self) -> tuple[str | None, bool]: ...  # (table code or None, seated)
+
     def stop(self, message: str | None) -> None: ...
 
 
 class HostControl:
     """Bans, kicks and the record of live sessions for one server."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time,
+                 seated: Callable[[str], bool] = lambda player_id: False) -> None:
         self._db: sqlite3.Connection | None = None
         self._clock = clock
+        self._seated = seated
         self._rows: dict[int, int] = {}  # id(session) -> live_sessions row
-        self._shown: dict[int, tuple[str, str]] = {}  # id(session) -> (player id, name)
+        self._shown: dict[int, tuple[Any, ...]] = {}
+        """id(session) -> (player id, name, table code, seated), as the database has it"""
         self._bans: list[str] = []
         self._task: asyncio.Task[None] | None = None
 
@@ -74,13 +80,27 @@ class HostControl:
         address, _ = split_peer(peer)
         return next((t for t in self._bans if host_db.matches(t, address, player_id)), None)
 
+    def known_player(self, player_id: str) -> bool:
+        """Has ``player_id`` finished a game here, or a seat at an open table (``seated``,
+        from the hub)?"""
+        if self._seated(player_id):
+            return True
+        if self._db is None:
+            return False
+        try:
+            return self._db.execute("SELECT 1 FROM game_players WHERE player_id = ? LIMIT 1",
+                                    (player_id,)).fetchone() is not None
+        except sqlite3.Error:
+            return False
+
     def session_began(self, session: LiveSession) -> None:
         if self._db is not None:
             row = self._write(host_db.add_session, split_peer(session.peer)[0],
                               session.player.id, session.player.name, self._clock())
             if row is not None:
                 self._rows[id(session)] = row
-                self._shown[id(session)] = (session.player.id, session.player.name)
+                self._shown[id(session)] = (session.player.id, session.player.name, None,
+                                            False)
 
     def session_ended(self, session: LiveSession) -> None:
         self._shown.pop(id(session), None)
@@ -115,14 +135,20 @@ class HostControl:
             log.info("kick of %s: %d sessions ended", target, ended)
 
     def _follow_identities(self, live: list[LiveSession]) -> None:
-        """A guest who took their seat back is that seat's guest, and names change: the
-        record of who is connected follows."""
+        """A guest who took their seat back is that seat's guest, names change, people
+        sit, watch and go back to the lobby: the record of who is connected follows. A
+        guest whose seat's identity is banned is sent away (a seat code does not get
+        round a ban)."""
         for session in live:
             key = id(session)
-            now = (session.player.id, session.player.name)
-            if key in self._rows and self._shown.get(key) != now:
+            now = (session.player.id, session.player.name, *session.where)
+            shown = self._shown.get(key)
+            if key in self._rows and shown != now:
                 self._write(host_db.update_session, self._rows[key], *now)
                 self._shown[key] = now
+                if shown is not None and shown[0] != now[0] and \
+                        self.ban_on(session.peer, now[0]) is not None:
+                    self._end([session], now[0], BANNED)
 
     def _end(self, live: list[LiveSession], target: str, message: str) -> int:
         ended = 0

@@ -17,18 +17,12 @@ attributes, in case anything late still touches one.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from textual.cache import FIFOCache, LRUCache
 from textual.dom import DOMNode
 
-from tui.partial_paint import forget_owners
-
-
-def _empty_lru(cache: LRUCache[Any, Any]) -> None:
-    for link in cache._cache.values():
-        link.clear()  # [prev, next, key, value]: no ring left for the collector
-    cache.clear()
+from lean_textual.internals import empty_lru, node_caches
+from lean_textual.partial_paint import forget_owners
 
 
 def release(nodes: Iterable[DOMNode]) -> None:
@@ -36,12 +30,11 @@ def release(nodes: Iterable[DOMNode]) -> None:
     for node in nodes:
         for value in vars(node).values():
             if isinstance(value, LRUCache):
-                _empty_lru(value)
+                empty_lru(value)
             elif isinstance(value, FIFOCache):
                 value.clear()
-        styles_cache = getattr(node, "_styles_cache", None)
+        styles_cache, compositor = node_caches(node)
         if styles_cache is not None:
             styles_cache.clear()
-        compositor = getattr(node, "_compositor", None)
         if compositor is not None:
             forget_owners(compositor)

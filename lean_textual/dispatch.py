@@ -3,9 +3,9 @@
 To deliver a message Textual looks for its handlers afresh every time
 (``MessagePump._get_dispatch_methods``): it walks the receiver's whole class hierarchy
 (a dozen classes for a widget), looks up two handler names and the ``@on`` handlers in each
-class, and walks the message's hierarchy too. The answer depends only on the two classes:
-at 400 players that search was 5% of the server's CPU (``py-spy`` on the running server),
-more than the game's rules, hub and journal together.
+class, and walks the message's hierarchy too. The answer depends only on the two classes,
+and on a server of hundreds of apps the search costs more than the game's rules, hub and
+journal together.
 
 :func:`install` keeps, per receiver class, message class and handler name, the handlers the
 search finds, in its order, grouped by the class that defines them. What depends on the
@@ -23,17 +23,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from textual._on import OnNoWidget
 from textual.css.match import match
 from textual.message import Message
 from textual.message_pump import MessagePump
+
+from lean_textual import internals as door
+from lean_textual.internals import OnNoWidget
 
 Step = tuple[type, Callable[..., Any] | None, dict[str, Any] | None]
 """A handler in order: the class it is found on, and either an ``@on`` handler with its
 selectors, or ``None, None`` for the handler named after the message, read from the class
 at each dispatch (so a test that swaps that method on the class is obeyed)."""
 
-TEXTUAL_SEARCH = MessagePump._get_dispatch_methods
+TEXTUAL_SEARCH = door.TEXTUAL_DISPATCH_SEARCH
 """Textual's own search, as it was before :func:`install` (tests compare the two)."""
 _plans: dict[tuple[type, type, str], tuple[tuple[Step, ...], ...]] = {}
 _installed = False
@@ -46,12 +48,12 @@ def _plan(pump_class: type, message_class: type, method_name: str,
     groups: list[tuple[Step, ...]] = []
     for cls in pump_class.__mro__:
         steps: list[Step] = []
-        decorated = cls.__dict__.get("_decorated_handlers")
+        decorated = door.decorated_handlers(cls)
         if decorated:
             for kind in message_mro:
                 for method, selectors in decorated.get(kind, []):
                     steps.append((cls, method, selectors))
-        if f"_{method_name}" in cls.__dict__ or method_name in cls.__dict__:
+        if door.handler_named(cls, method_name) is not None:
             steps.append((cls, None, None))
         if steps:
             groups.append(tuple(steps))
@@ -81,11 +83,11 @@ def _get_dispatch_methods(self: MessagePump, method_name: str, message: Message,
         plan = _plans[key] = _plan(*key)
     dispatched: set[Callable[..., Any]] | None = None  # only @on handlers need it
     for steps in plan:
-        if message._no_default_action:
+        if door.default_prevented(message):
             return
         for cls, method, selectors in steps:
             if method is None:  # by name, as Textual finds it
-                named = cls.__dict__.get(f"_{method_name}") or cls.__dict__.get(method_name)
+                named = door.handler_named(cls, method_name)
                 if named is not None and not getattr(named, "_textual_on", None):
                     yield cls, named.__get__(self, cls)
                 continue
@@ -93,16 +95,19 @@ def _get_dispatch_methods(self: MessagePump, method_name: str, message: Message,
                 dispatched = set()
             elif method in dispatched:
                 continue
-            if selectors and (not message._sender or not _selected(message, selectors)):
+            if selectors and (not door.sender_of(message) or not _selected(message, selectors)):
                 continue
             dispatched.add(method)
             yield cls, method.__get__(self, cls)
 
 
 def install() -> None:
-    """Use the remembered handlers in every message pump of this process (once)."""
+    """Use the remembered handlers in every message pump of this process (once).
+
+    Works around ``MessagePump._get_dispatch_methods`` walking both class hierarchies for
+    every message; retire when Textual caches that search."""
     global _installed
     if not _installed:
-        MessagePump._get_dispatch_methods = _get_dispatch_methods  # type: ignore[method-assign,assignment]
+        door.replace_dispatch_search(_get_dispatch_methods)
         _installed = True
 

@@ -3,7 +3,7 @@ unban``, each on the data directory the server uses, each safe while it runs.
 
 ``status`` and ``backup`` only read (a read-only connection: WAL lets them see a consistent
 database while the server writes). ``prune``, ``kick``, ``ban`` and ``unban`` write small
-things the server is built to share (see :mod:`server.host_db`); ``restore`` refuses while
+things the server is built to share (see :mod:`server.admin.db`); ``restore`` refuses while
 the server runs. Each returns an exit status: 0 done, 1 nothing to do or could not, 2 bad
 input (with a message, and nothing changed).
 """
@@ -30,7 +30,7 @@ from engine.journal import (
 )
 from engine.records import open_records
 from engine.tables import Table
-from server import host_db
+from server.admin import db as host_db
 
 try:
     import fcntl
@@ -109,20 +109,32 @@ def parse_age(text: str) -> float:
 # -- status ---------------------------------------------------------------------------------
 
 
-def open_tables(db: sqlite3.Connection, path: Path) -> list[Table]:
-    """Every open table as the server would rebuild it from the journal (read-only)."""
+def open_tables(db: sqlite3.Connection, path: Path) -> tuple[list[Table], dict[str, str]]:
+    """Every open table as the server would rebuild it from the journal (read-only), and
+    those it would set aside (code -> why), one bad table at a time, as it does."""
     from engine.hub import Hub
 
     hub = Hub(journal=None, seed="status")
-    reader = SqliteJournal(db, path, None, time.time)  # only read from: never closed
+    set_aside: dict[str, str] = {}
     try:
-        hub.replay(reader.records())
-    except JournalError as error:
-        raise HostToolError(str(error)) from None
-    return list(hub.tables.values())
+        reader = SqliteJournal(db, path, None, time.time)  # only read from: never closed
+        codes = list(reader.open_tables())
+    except (JournalError, sqlite3.DatabaseError) as error:
+        raise HostToolError(f"{path} cannot be read ({error}): move it away or restore "
+                            "a backup") from None
+    for code in codes:
+        try:
+            hub.replay(reader.table_records(code))
+        except Exception as error:
+            set_aside[code] = str(error) or type(error).__name__
+    return list(hub.tables.values()), set_aside
 
 
-def _table_line(table: Table, connected: set[str]) -> str:
+def _table_line(table: Table, live: list[host_db.LiveSession]) -> str:
+    """``QWER  game 1, round 2, picking: alice (host), bob (away), Bot Ada (bot); 1
+    watching``: a seat is away unless its person is connected and at this table."""
+    here = {s.player_id for s in live if s.table_code == table.code and s.seated}
+    watching = sum(1 for s in live if s.table_code == table.code and not s.seated)
     state = table.state
     if table.status == "playing" and state is not None:
         what = f"game {table.games}, round {state.round}, {state.phase.value}"
@@ -137,10 +149,11 @@ def _table_line(table: Table, connected: set[str]) -> str:
             marks.append("host")
         if seat.is_bot:
             marks.append("bot")
-        elif seat.player_id not in connected:
+        elif seat.player_id not in here:
             marks.append("away")
         seats.append(seat.name + (f" ({', '.join(marks)})" if marks else ""))
-    return f"  {table.code}  {what}: {', '.join(seats) or 'no seats'}"
+    watchers = f"; {watching} watching" if watching else ""
+    return f"  {table.code}  {what}: {', '.join(seats) or 'no seats'}{watchers}"
 
 
 def status(data_dir: Path, out: TextIO, now: Callable[[], float] = time.time) -> int:
@@ -154,18 +167,17 @@ def status(data_dir: Path, out: TextIO, now: Callable[[], float] = time.time) ->
         print(f"Data: {path} ({size // 1024} KB)", file=out)
         print("Server: " + (f"running (process {pid})" if pid else "not running"), file=out)
         live = host_db.live_sessions(db) if pid else []
-        tables = open_tables(db, path)
-        seat_of = {seat.player_id: table.code for table in tables for seat in table.seats}
+        tables, set_aside = open_tables(db, path)
         print(f"\nConnected ({len(live)}):", file=out)
         for s in live:
-            where = f"at {seat_of[s.player_id]}" if s.player_id in seat_of else "in the lobby"
             print(f"  {s.name}  {s.who}  from {s.address}  since {_when(s.since)} "
-                  f"({_for(now() - s.since)})  {where}", file=out)
+                  f"({_for(now() - s.since)})  {s.place}", file=out)
         playing = sum(1 for t in tables if t.status == "playing")
         print(f"\nOpen tables ({len(tables)}, {playing} playing):", file=out)
-        connected = {s.player_id for s in live}
         for table in tables:
-            print(_table_line(table, connected), file=out)
+            print(_table_line(table, live), file=out)
+        for code, why in set_aside.items():
+            print(f"  {code}  set aside: its journal cannot be replayed ({why})", file=out)
         bans = host_db.bans(db)
         print(f"\nBans ({len(bans)}):", file=out)
         for ban in bans:
@@ -289,11 +301,70 @@ def _target(text: str) -> str:
         raise HostToolError(str(error)) from None
 
 
-def kick(data_dir: Path, who: str, out: TextIO, wait_s: float = KICK_WAIT_S) -> int:
-    """End the sessions of ``who`` on the running server (they may come back)."""
-    target = _target(who)
+def _connected(data_dir: Path) -> list[host_db.LiveSession]:
+    """Who is connected to the running server now (nobody without one)."""
     if server_pid(data_dir) is None:
+        return []
+    db = _read_only(data_dir)
+    try:
+        return host_db.live_sessions(db)
+    finally:
+        db.close()
+
+
+def _who(data_dir: Path, text: str) -> tuple[str, list[host_db.LiveSession]]:
+    """``WHO`` as the host typed it -> the target to ban or kick, and the sessions it
+    names now. ``WHO`` is a key fingerprint, a guest (``guest:...``), an address or
+    network, or the name of one person connected now, as ``status`` shows it (a name is
+    turned into that person's key or guest identity: names change and repeat)."""
+    live = _connected(data_dir)
+    try:
+        target = host_db.parse_target(text)
+    except host_db.BadTarget as error:
+        named = [s for s in live if s.name.casefold() == text.strip().casefold()]
+        people = {s.player_id: s for s in named}
+        if not people:
+            raise HostToolError(f"{error}; nor is it the name of anyone connected now "
+                                "(status lists who is)") from None
+        if len(people) > 1:
+            listed = "; ".join(f"{s.name} {s.who} from {s.address}"
+                               for s in people.values())
+            raise HostToolError(f"{len(people)} people connected now are called "
+                                f"{text.strip()!r} ({listed}): name one by its key or guest "
+                                "identity") from None
+        target = next(iter(people))
+    return target, [s for s in live if host_db.matches(target, s.address, s.player_id)]
+
+
+def _people(sessions: list[host_db.LiveSession]) -> list[str]:
+    """The people behind ``sessions``, once each: ``alice (SHA256:...)``."""
+    seen: dict[str, str] = {}
+    for s in sessions:
+        seen.setdefault(s.player_id, f"{s.name} ({s.who})")
+    return list(seen.values())
+
+
+def _check_shared(action: str, target: str, sessions: list[host_db.LiveSession],
+                  yes: bool) -> None:
+    """An address or network several people are connected from (a home behind one
+    router, a proxy, this machine's own 127.0.0.1) takes them all: the host says so."""
+    people = _people(sessions)
+    if len(people) > 1 and not yes:
+        raise HostToolError(
+            f"{len(people)} people are connected from {target.removeprefix('address:')}: "
+            f"{', '.join(people)}. An address is shared by everyone behind it (a home's "
+            f"router, a proxy, this machine itself): {action} one of them by name, key or "
+            f"guest identity (status lists them), or add --yes to {action} them all")
+
+
+def kick(data_dir: Path, who: str, out: TextIO, wait_s: float = KICK_WAIT_S, *,
+         yes: bool = False) -> int:
+    """End the sessions of ``who`` on the running server (they may come back)."""
+    if server_pid(data_dir) is None:
+        _target(who)  # a bad WHO is said first
         raise HostToolError(f"no server is running on {data_dir}: nobody to kick")
+    target, sessions = _who(data_dir, who)
+    _check_shared("kick", target, sessions, yes)
     db = _writable(data_dir)
     try:
         kick_id = host_db.ask_kick(db, target, time.time())
@@ -308,13 +379,15 @@ def kick(data_dir: Path, who: str, out: TextIO, wait_s: float = KICK_WAIT_S) -> 
     if ended == 0:
         print(f"Nobody matching {target} is connected.", file=out)
         return 1
-    print(f"Kicked {target}: {ended} session{'s' * (ended != 1)} ended.", file=out)
+    gone = f" ({', '.join(_people(sessions))})" if sessions else ""
+    print(f"Kicked {target}: {ended} session{'s' * (ended != 1)} ended{gone}.", file=out)
     return 0
 
 
-def ban(data_dir: Path, who: str, reason: str, out: TextIO) -> int:
+def ban(data_dir: Path, who: str, reason: str, out: TextIO, *, yes: bool = False) -> int:
     """Keep ``who`` out from now on; their running sessions end within a second or two."""
-    target = _target(who)
+    target, sessions = _who(data_dir, who)
+    _check_shared("ban", target, sessions, yes)
     db = _writable(data_dir)
     try:
         added = host_db.add_ban(db, target, reason, time.time())
@@ -323,9 +396,15 @@ def ban(data_dir: Path, who: str, reason: str, out: TextIO) -> int:
     if not added:
         print(f"{target} was already banned.", file=out)
         return 1
-    running = " (the running server ends their sessions now)" if server_pid(data_dir) else ""
+    running = ""
+    if sessions:
+        running = f" (the running server ends their sessions now: {', '.join(_people(sessions))})"
     print(f"Banned {target}{running}. Lift it with: mission-impractical unban {target}",
           file=out)
+    if target.startswith("guest:"):
+        print("A guest has no key: this keeps that guest and their seat out, but not a new "
+              "guest connection from the same place (ban the address for that, or serve "
+              "with --authorized-keys).", file=out)
     return 0
 
 

@@ -6,8 +6,11 @@ opposite from another process, on their own connection (WAL lets both work at on
 The tables are made by schema version 2 in :mod:`engine.journal`.
 
 A *target* names who a ban or kick is for: ``key:SHA256:...`` (a key fingerprint, as
-``ssh-keygen -l`` and the server's log print it) or ``address:203.0.113.9`` (an IP address
-or a network such as ``address:203.0.113.0/24``).
+``ssh-keygen -l`` and the server's log print it), ``guest:...`` (one keyless guest, as
+``status`` prints them: the identity of their seat) or ``address:203.0.113.9`` (an IP
+address or a network such as ``address:203.0.113.0/24``: everyone connected from there).
+A name is never a target (names change and repeat): the host's tools turn a name into the
+identity of whoever has it now.
 """
 
 from __future__ import annotations
@@ -26,8 +29,8 @@ def server_connection(path: Path) -> sqlite3.Connection:
     afresh at every start, so these writes need not reach the disk before the server goes
     on: ``synchronous=NORMAL``, with which WAL commits without a sync (a power cut may lose
     the last few, never the database's consistency). Through the journal's connection
-    (``FULL``) every arrival and departure waited for the disk, on the loop every player
-    shares: 0.3 ms on this machine's disk, tens of milliseconds on an SD card."""
+    (``FULL``) every arrival and departure would wait for the disk, on the loop every
+    player shares: tens of milliseconds on an SD card."""
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA synchronous = NORMAL")
     db.execute("PRAGMA busy_timeout = 5000")  # as the journal: the host's tools write too
@@ -39,17 +42,21 @@ class BadTarget(ValueError):
 
 
 def parse_target(text: str) -> str:
-    """``SHA256:...``, ``key:SHA256:...``, ``203.0.113.9``, ``2001:db8::/32``... -> the
-    target as stored (``key:SHA256:...`` or ``address:...``)."""
+    """``SHA256:...``, ``key:SHA256:...``, ``guest:...``, ``203.0.113.9``,
+    ``2001:db8::/32``... -> the target as stored (``key:SHA256:...``, ``guest:...`` or
+    ``address:...``)."""
     text = text.strip()
     bare = text.removeprefix("key:")
     if bare.startswith("SHA256:") and len(bare) > len("SHA256:"):
         return f"key:{bare}"
+    if text.startswith("guest:") and len(text) > len("guest:"):
+        return text
     try:
         network = ipaddress.ip_network(text.removeprefix("address:"), strict=False)
     except ValueError:
         raise BadTarget(f"{text!r} is neither a key fingerprint (SHA256:..., as the log and "
-                        "status print it) nor an IP address or network") from None
+                        "status print it), a guest (guest:...) nor an IP address or "
+                        "network") from None
     single = network.prefixlen == network.max_prefixlen
     return f"address:{network.network_address if single else network}"
 
@@ -57,7 +64,7 @@ def parse_target(text: str) -> str:
 def matches(target: str, address: str, player_id: str | None) -> bool:
     """Does ``target`` name a client at ``address`` who is ``player_id`` (``key:...``,
     ``guest:...`` or None before login)?"""
-    if target.startswith("key:"):
+    if target.startswith(("key:", "guest:")):
         return player_id == target
     try:
         return ipaddress.ip_address(address) in ipaddress.ip_network(
@@ -74,10 +81,20 @@ class LiveSession:
     player_id: str
     name: str
     since: float  # Unix seconds
+    table_code: str | None = None  # the table their screen shows; None: the lobby
+    seated: bool = False  # a seat at that table (else they watch it)
 
     @property
     def who(self) -> str:
-        return "guest" if self.player_id.startswith("guest:") else self.player_id[4:]
+        """Their identity as the host's tools take it: the key's fingerprint, or the
+        guest's ``guest:...``."""
+        return self.player_id if self.player_id.startswith("guest:") else self.player_id[4:]
+
+    @property
+    def place(self) -> str:
+        if self.table_code is None:
+            return "in the lobby"
+        return f"{'seated at' if self.seated else 'watching'} {self.table_code}"
 
 
 @dataclass(frozen=True)
@@ -103,9 +120,10 @@ def add_session(db: sqlite3.Connection, address: str, player_id: str, name: str,
     return cursor.lastrowid
 
 
-def update_session(db: sqlite3.Connection, row: int, player_id: str, name: str) -> None:
-    db.execute("UPDATE live_sessions SET player_id = ?, name = ? WHERE id = ?",
-               (player_id, name, row))
+def update_session(db: sqlite3.Connection, row: int, player_id: str, name: str,
+                   table_code: str | None, seated: bool) -> None:
+    db.execute("UPDATE live_sessions SET player_id = ?, name = ?, table_code = ?, seated = ?"
+               " WHERE id = ?", (player_id, name, table_code, int(seated), row))
 
 
 def remove_session(db: sqlite3.Connection, row: int) -> None:
@@ -129,8 +147,10 @@ def bans(db: sqlite3.Connection) -> list[Ban]:
 
 
 def live_sessions(db: sqlite3.Connection) -> list[LiveSession]:
-    return [LiveSession(*row) for row in db.execute(
-        "SELECT address, player_id, name, since FROM live_sessions ORDER BY since, id")]
+    return [LiveSession(address, player_id, name, since, code, bool(seated))
+            for address, player_id, name, since, code, seated in db.execute(
+                "SELECT address, player_id, name, since, table_code, seated"
+                " FROM live_sessions ORDER BY since, id")]
 
 
 # -- the host's side -----------------------------------------------------------------------
