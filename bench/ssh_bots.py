@@ -22,7 +22,7 @@ from pathlib import Path
 
 import asyncssh
 
-from bench.play import LOBBY, TABLE, Figures, Seat, Server, connect
+from bench.play import LOBBY, Figures, Seat, Server, connect, create_table
 
 
 async def play(seconds: float) -> list[str]:
@@ -31,15 +31,7 @@ async def play(seconds: float) -> list[str]:
     try:
         keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(2)]
         ann, _ = await connect(server.port, "ann", keys[0], None, LOBBY, read_screen=True)
-        ann.send("c")
-        code = None
-        for _ in range(500):
-            await asyncio.sleep(0.02)
-            found = TABLE.search(ann.text())
-            if found:
-                code = found.group(1)
-                break
-        assert code is not None, "no table code on Ann's screen"
+        code = await create_table(ann)
         bob, _ = await connect(server.port, "bob", keys[1], code, code.encode())
         await asyncio.sleep(1)
         for key in "bb":
