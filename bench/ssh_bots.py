@@ -55,7 +55,7 @@ def journal_lines(db: Path) -> list[str]:
     """Every plan a bot told and every Stop! (with the bet), from the journal."""
     lines = []
     with sqlite3.connect(db) as con:
-        rows = con.execute("SELECT kind, payload FROM records ORDER BY code, seq").fetchall()
+        rows = con.execute("SELECT kind, payload FROM records ORDER BY table_id, seq").fetchall()
     for kind, raw in rows:
         payload = json.loads(raw)
         if kind != "move":
