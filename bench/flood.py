@@ -17,7 +17,21 @@ window (no abuse) is timed first, then the same window with the abuse running:
   second;
 - big terminal: a 500x200 terminal watching the measured table;
 - bytes and paste: random bytes typed into a game, then a 10 MB paste, again and again;
-- idle logins: 400 connections that log in and never open a game (refused ones retry).
+- idle logins: 400 connections that log in and never open a game (refused ones retry);
+- env flood: 2,000 env requests of 200 KB each on one session (issue 34, finding 1);
+- silent logins: 7 addresses holding 10 silent TCP connections each, reopened as dropped
+  (finding 2);
+- guest flood: 40 addresses opening 8 guest games each, with the default 300 places
+  (finding 3);
+- fast guessing: 1,000 passwords back to back on each of 10 connections from one address
+  and 40 more addresses guessing, the right password among the guesses (finding 4);
+- forged log lines: wrong passwords with user names that end in a fail2ban line, the
+  filter in contrib/ then run over the server's log (finding 5);
+- typed flood: 10 MiB typed into the rename field of a game, as fast as it goes (finding 6);
+- sessions at once: 50 sessions asked for at once on each of 4 connections (finding 7).
+
+While each abuse runs a friend from a network of their own (127.0.9.N) tries to log in and
+reach the lobby ten times, one after the other: the column "friend" is how often they did.
 
 Each abuse gets a fresh server and table. Each window lasts until ``--picks`` picks have
 been timed at the three other seats (or ``--seconds`` at most). It prints, per abuse,
@@ -28,6 +42,7 @@ names every figure that misses 100 ms. ``--lifted`` lifts the limits
 notifications one app shows): what the limits buy.
 
     python -m bench.flood [--picks 6] [--seconds 30] [--pace 0.6] [--abuse NAME ...]
+                          [--baseline CHECKOUT]
 """
 
 from __future__ import annotations
@@ -35,9 +50,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import logging
+import os
 import random
+import re
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -45,6 +63,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
+from asyncssh.packet import Boolean, String
 
 from bench.play import (
     INSTRUCTIONS,
@@ -210,6 +229,180 @@ async def big_terminal(at: Target, stop: asyncio.Event) -> None:
         _drop(games)
 
 
+async def env_flood(at: Target, stop: asyncio.Event) -> None:
+    games: list[Player] = []
+    try:
+        await _keep(at, "envy", games)
+        (game,) = games
+        assert game.chan is not None
+        for n in range(2000):
+            if stop.is_set() or game.chan.is_closing():
+                break
+            game.chan._send_request(b"env", String(b"X%d" % n),  # type: ignore[attr-defined]
+                                    String(b"v" * 200_000))
+            if n % 20 == 0:
+                await asyncio.sleep(0)
+        await _blind(games, stop)
+    finally:
+        _drop(games)
+
+
+async def _silent(at: Target, source: str, stop: asyncio.Event) -> None:
+    """One TCP connection that never speaks, reopened whenever the server drops it."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", at.port,
+                                                           local_addr=(source, 0))
+        except OSError:
+            await asyncio.sleep(0.05)
+            continue
+        with contextlib.suppress(OSError, TimeoutError):
+            await asyncio.wait_for(reader.read(), 30)
+        writer.close()
+        await asyncio.sleep(0.01)
+
+
+async def silent_logins(at: Target, stop: asyncio.Event) -> None:
+    base = at.source.rsplit(".", 1)[0]
+    await asyncio.gather(*(_silent(at, f"{base}.{100 + n}", stop)
+                           for n in range(7) for _ in range(10)))
+
+
+async def guest_flood(at: Target, stop: asyncio.Event) -> None:
+    base = at.source.rsplit(".", 1)[0]
+    games: list[Player] = []
+    try:
+        while not stop.is_set():
+            games[:] = [g for g in games if not g.closed.is_set()]
+            want = [f"{base}.{100 + n}" for n in range(40) for _ in range(8)]
+            for game in games:
+                with contextlib.suppress(ValueError):
+                    want.remove(game.conn.get_extra_info("sockname")[0])  # type: ignore[union-attr]
+            await asyncio.gather(*(_keep(dataclasses.replace(at, source=source), "guest",
+                                         games) for source in want))
+            await _blind(games, _after(stop, 1.0))
+    finally:
+        _drop(games)
+
+
+def _after(stop: asyncio.Event, seconds: float) -> asyncio.Event:
+    """An event set by ``stop`` or ``seconds`` from now, whichever comes first."""
+    done = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.call_later(seconds, done.set)
+    if stop.is_set():
+        done.set()
+    return done
+
+
+class _Guesser(asyncssh.SSHClient):
+    """Sends its guesses back to back, each before the answer to the one before."""
+
+    def __init__(self, guesses: list[str]) -> None:
+        self.guesses = guesses
+        self.conn: asyncssh.SSHClientConnection | None = None
+
+    def connection_made(self, conn: asyncssh.SSHClientConnection) -> None:
+        self.conn = conn
+
+    async def password_auth_requested(self) -> str | None:
+        if not self.guesses or self.conn is None:
+            return None
+        *early, last = self.guesses
+        self.guesses = []
+        for guess in early:
+            await self.conn.send_userauth_request(  # type: ignore[attr-defined]
+                b"password", Boolean(False), String(guess), trivial=False)
+        return last
+
+
+GOT_IN: list[str] = []
+"""Guessers that logged in (fast guessing): the planted password worked."""
+
+
+async def _guess(at: Target, source: str, guesses: list[str]) -> None:
+    with contextlib.suppress(OSError, asyncssh.Error):
+        conn = await asyncssh.connect(
+            "127.0.0.1", at.port, username="mallory", known_hosts=None, agent_path=None,
+            config=None, client_keys=(), preferred_auth="password",
+            client_factory=lambda: _Guesser(guesses), local_addr=(source, 0))
+        GOT_IN.append(source)
+        conn.abort()
+
+
+async def fast_guessing(at: Target, stop: asyncio.Event) -> None:
+    base = at.source.rsplit(".", 1)[0]
+    rounds = 0
+    while not stop.is_set() and rounds < 20:
+        rounds += 1
+        guesses = [f"guess{rounds}.{n}" for n in range(1000)]
+        guesses[899] = PASSWORD  # found: the right password placed 900th logged in
+        await asyncio.gather(
+            *(_guess(at, at.source, list(guesses)) for _ in range(10)),
+            *(_guess(at, f"{base}.{100 + n}", guesses[850:]) for n in range(40)))
+        await asyncio.sleep(0.2)
+
+
+FORGED = "x connections: auth failed from 6.6.6.6 port 1 user "
+
+
+async def forged_log_lines(at: Target, stop: asyncio.Event) -> None:
+    n = 0
+    while not stop.is_set():
+        n += 1
+        with contextlib.suppress(OSError, asyncssh.Error):
+            conn = await asyncssh.connect(
+                "127.0.0.1", at.port, username=FORGED + " " * (n % 3), password="wrong",
+                known_hosts=None, agent_path=None, config=None, client_keys=(),
+                local_addr=(at.source.rsplit(".", 1)[0] + f".{100 + n % 50}", 0))
+            conn.abort()
+        await asyncio.sleep(0.05)
+
+
+async def typed_flood(at: Target, stop: asyncio.Event) -> None:
+    games: list[Player] = []
+    try:
+        await _keep(at, "typist", games)
+        (game,) = games
+        assert game.chan is not None
+        game.send("n")
+        await asyncio.sleep(0.5)
+        chunk, sent = b"a" * 65536, 0
+        while not stop.is_set() and not game.chan.is_closing() and sent < 10 * 2**20:
+            if game.chan.get_write_buffer_size() < 256 * 1024:
+                game.chan.write(chunk)
+                sent += len(chunk)
+            game.forget()
+            await asyncio.sleep(0.01)
+        await _blind(games, stop)
+    finally:
+        _drop(games)
+
+
+async def sessions_at_once(at: Target, stop: asyncio.Event) -> None:
+    conns: list[asyncssh.SSHClientConnection] = []
+    try:
+        for k in range(4):
+            conn = await asyncssh.connect(
+                "127.0.0.1", at.port, username=f"multi{k}", password=PASSWORD,
+                known_hosts=None, agent_path=None, config=None, client_keys=(),
+                local_addr=(at.source, 0))
+            conns.append(conn)
+            tries = await asyncio.gather(
+                *(conn.create_session(asyncssh.SSHClientSession, term_type="xterm",
+                                      term_size=(80, 24), encoding=None) for _ in range(50)),
+                return_exceptions=True)
+            ACCEPTED.append(sum(not isinstance(t, BaseException) for t in tries))
+        await stop.wait()
+    finally:
+        for conn in conns:
+            conn.abort()
+
+
+ACCEPTED: list[int] = []
+"""Sessions accepted of each 50 asked for at once on one connection (sessions at once)."""
+
+
 def _junk(size: int, rng: random.Random) -> bytes:
     """Random bytes, but none that quits or leaves (Ctrl+C, Ctrl+Q, q, l)."""
     return bytes(b if b not in (3, 17, 0x71, 0x6C) else 0x78 for b in rng.randbytes(size))
@@ -259,7 +452,59 @@ ABUSES: dict[str, Abuse] = {
     "big terminal": big_terminal,
     "bytes and paste": bytes_and_paste,
     "idle logins": idle_logins,
+    "env flood": env_flood,
+    "silent logins": silent_logins,
+    "guest flood": guest_flood,
+    "fast guessing": fast_guessing,
+    "forged log lines": forged_log_lines,
+    "typed flood": typed_flood,
+    "sessions at once": sessions_at_once,
 }
+PLACES = {"guest flood": 300}
+"""The server's places, for abuses that fill them (the default, 300)."""
+FILTER = Path(__file__).resolve().parents[1] / "contrib/fail2ban/filter.d/mission-impractical.conf"
+FAIL2BAN = re.compile(next(
+    line.split("=", 1)[1].strip() for line in FILTER.read_text().splitlines()
+    if line.startswith("failregex")).replace("<HOST>", r"(?P<host>[\w\-.^_]*\w)"))
+"""contrib/'s fail2ban filter, with <HOST> as fail2ban reads it."""
+
+
+async def friend_tries(port: int, stop: asyncio.Event, tries: int = 10) -> int:
+    """A friend from a network of their own logs in and reaches the lobby, ``tries``
+    times one after the other while the abuse runs; how often they got in."""
+    got_in = 0
+    for n in range(tries):
+        if stop.is_set():
+            break
+        try:
+            player, _ = await connect(port, f"friend{n}", None, None, LOBBY,
+                                      f"127.0.9.{1 + n}", password=PASSWORD)
+            got_in += 1
+            player.conn.abort()  # type: ignore[union-attr]
+        except (OSError, asyncssh.Error, TimeoutError, ConnectionError):
+            pass
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 1.0)
+    return got_in
+
+
+def _what_else(name: str, server: Server) -> str:
+    """The abuse's own figure, for the abuses that have one."""
+    log = (Path(server.dir.name) / "server.log").read_text(errors="replace")
+    if name == "fast guessing":  # a line each, and the lines the repeat limit counted
+        failed = [line for line in log.splitlines() if "connections: auth failed from" in line]
+        checked = len(failed) + sum(int(m[1]) for line in failed
+                                    if (m := re.search(r"\[(\d+) more like this", line)))
+        return f"{checked} guesses checked, the planted password got in {len(GOT_IN)} times"
+    if name == "forged log lines":
+        banned = sorted({m["host"] for line in log.splitlines()
+                         if (m := FAIL2BAN.search(line))})
+        forged = "6.6.6.6" in banned
+        return (f"fail2ban's filter reads {len(banned)} hosts (the guessers'),"
+                f" {'and' if forged else 'not'} the forged 6.6.6.6")
+    if name == "sessions at once":
+        return f"accepted {ACCEPTED} of 50 each"
+    return ""
 
 
 # -- the measured table ------------------------------------------------------------------------
@@ -345,8 +590,9 @@ def _figures(samples: list[float]) -> str:
 async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]:
     """A fresh server and table: a quiet window, then one under ``name``; prints one line
     and returns what missed its target."""
-    server = Server(sessions=600, extra=["--password", PASSWORD,
-                                         *(f"--limit={x}" for x in LIFTED * options.lifted)])
+    os.environ["MI_PASSWORD"] = PASSWORD  # (a baseline checkout is given no other options)
+    server = Server(sessions=600, extra=[*(f"--limit={x}" for x in LIFTED * options.lifted)],
+                    checkout=options.baseline, max_sessions=PLACES.get(name))
     server.start()
     table = PlayingTable(server, options.pace, options.seed)
     try:
@@ -357,9 +603,13 @@ async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]
         target = Target(server.port, table.code, f"{ABUSER}.{n + 1}")
         abuse = asyncio.create_task(ABUSES[name](target, stop))
         await asyncio.sleep(1.0)  # under way
+        friend = asyncio.create_task(friend_tries(server.port, stop))
         loud = await table.window(options.picks, options.seconds)
         rss_flood = server.rss_mb()
+        with contextlib.suppress(TimeoutError):  # the friend's ten tries, 30 s more at most
+            await asyncio.wait_for(asyncio.shield(friend), 30)
         stop.set()
+        friends = await friend
         try:
             await asyncio.wait_for(abuse, 30)
         except (TimeoutError, OSError, asyncssh.Error) as error:
@@ -368,7 +618,8 @@ async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]
         await asyncio.sleep(AFTER_S)  # the abuser has gone: what memory comes back
         print(f"{name:20} {_figures(quiet):>22} {_figures(loud):>24}"
               f" {rss_before:5.0f}->{rss_flood:5.0f}->{server.rss_mb():5.0f} MB"
-              f" {_log_lines(server) - lines_before:9}", flush=True)
+              f" {_log_lines(server) - lines_before:9} {friends:4}/10"
+              f" {_what_else(name, server)}", flush=True)
     finally:
         table.leave()
         server.stop()
@@ -386,7 +637,7 @@ async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]
 
 async def run(options: argparse.Namespace) -> list[str]:
     print(f"{'abuse':20} {'quiet p50/p95 (n)':>22} {'under abuse p50/p95 (n)':>24}"
-          f" {'RSS before->abuse->gone':>23} {'log lines':>9}", flush=True)
+          f" {'RSS before->abuse->gone':>23} {'log lines':>9} friend", flush=True)
     misses: list[str] = []
     for n, name in enumerate(options.abuse or list(ABUSES)):
         misses += await one_abuse(options, n, name)
@@ -401,6 +652,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pace", type=float, default=0.6, help="seconds between a seat's moves")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--abuse", action="append", choices=list(ABUSES))
+    parser.add_argument("--baseline", type=Path, metavar="CHECKOUT",
+                        help="serve from another checkout of the project (its own defaults)")
     parser.add_argument("--lifted", action="store_true",
                         help="lift the limits (per-address caps, login delays and blocks,"
                              " the admission line, window-change pacing, notifications)")

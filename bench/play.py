@@ -377,9 +377,11 @@ async def seat_table(arrive: Arrive, t: int, keys: list[asyncssh.SSHKey], figure
 class Server:
     """``mission-impractical serve`` in a subprocess, on a free port, with its own data."""
 
-    def __init__(self, sessions: int, extra: list[str], checkout: Path | None = None) -> None:
+    def __init__(self, sessions: int, extra: list[str], checkout: Path | None = None,
+                 max_sessions: int | None = None) -> None:
         self.dir = tempfile.TemporaryDirectory(prefix="mi-bench-")
         self.sessions = sessions
+        self.max_sessions = max_sessions or sessions + 60
         self.extra = extra
         self.checkout = checkout
         """Another checkout of the project to serve from (the baseline), or None."""
@@ -396,7 +398,7 @@ class Server:
         # Room for every session, for both servers: an older one left at its default (300)
         # refused sessions of a 400-session run, which then failed. The players' keys are
         # new to the server, and its last 30 places are kept for keys it knows: 60 more.
-        command += ["--max-sessions", str(self.sessions + 60)]
+        command += ["--max-sessions", str(self.max_sessions)]
         if self.checkout is None:
             command += self.extra
         else:  # an older server: its own code first on the path, its own other settings

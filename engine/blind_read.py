@@ -19,8 +19,6 @@ from pathlib import Path
 
 from engine.bots import LEVELS, task_probabilities
 from engine.cards import Deck, load_deck
-from engine.rules import Options
-from engine.simulate import Lineup, game_seed, play_game
 
 LETTERS = "ABCD"
 BLIND_PLAYERS = 4
@@ -39,23 +37,6 @@ class BlindRound:
     @property
     def items(self) -> list[str]:
         return [self.grid[c][r] for c, r in enumerate(self.picks)]
-
-
-def make_rounds(count: int, seed: str, level: str = "normal",
-                deck: Deck | None = None) -> list[BlindRound]:
-    """``count`` rounds led by ``level`` bots: the first round of each of ``count`` games."""
-    deck = deck or load_deck()
-    rounds = []
-    for game in range(count):
-        game_id = game_seed(seed, game)
-        state, _ = play_game(BLIND_PLAYERS, game_id, deck, Options(rounds=1),
-                             lineup=Lineup((level,)))
-        result = state.history[0]
-        grid = tuple(tuple(column) for column in result.grid)
-        picks = tuple(grid[c].index(item) for c, item in enumerate(result.items))
-        rounds.append(BlindRound(game + 1, game_id, tuple(result.tasks), grid, picks,
-                                 result.secret))
-    return rounds
 
 
 def questions_text(rounds: Sequence[BlindRound]) -> str:

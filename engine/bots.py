@@ -302,10 +302,10 @@ class Bot:
         """A plan for task ``card`` that says nothing a plan of this game already said."""
         if card is None:
             return ""
-        said = [plan for result in view.history for plan in result.plans if plan]
-        said += [plan for plan in view.plans if plan]
+        now = [plan for plan in view.plans if plan]
+        said = [plan for result in view.history for plan in result.plans if plan] + now
         return plan_text(self.deck, view.tasks[card - 1], view.picked_items(),
-                         self._rng(view, "plan"), said, view.seat or 0)
+                         self._rng(view, "plan"), said, view.seat or 0, now)
 
     def _best_plan(self, view: View) -> int:
         """Reward a correct guesser (the stop taker's nerve first), else anyone."""

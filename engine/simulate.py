@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
 from engine.audit import AuditLog, Record
+from engine.blind_read import BLIND_PLAYERS, BlindRound, summary_lines
 from engine.bots import DEFAULT_LEVEL, LEVELS, Bot
 from engine.cards import Deck, load_deck
 from engine.plain_reader import PlainReader
@@ -325,10 +326,26 @@ def figures(games: int, seed: str | int, options: Options) -> str:
              "bets that paid; plans 4: plans naming all four items; reader: a reader of the",
              "card words (never the tags) finds the bot lead's task; perfect: share of games",
              "the perfect guesser wins or shares."]
-    from engine.blind_read import summary_lines  # (it plays games through this module)
-
     rows += summary_lines()
     return "\n".join(rows)
+
+
+def make_rounds(count: int, seed: str, level: str = "normal",
+                deck: Deck | None = None) -> list[BlindRound]:
+    """``count`` rounds led by ``level`` bots for a blind read (:mod:`engine.blind_read`):
+    the first round of each of ``count`` games."""
+    deck = deck or load_deck()
+    rounds = []
+    for game in range(count):
+        game_id = game_seed(seed, game)
+        state, _ = play_game(BLIND_PLAYERS, game_id, deck, Options(rounds=1),
+                             lineup=Lineup((level,)))
+        result = state.history[0]
+        grid = tuple(tuple(column) for column in result.grid)
+        picks = tuple(grid[c].index(item) for c, item in enumerate(result.items))
+        rounds.append(BlindRound(game + 1, game_id, tuple(result.tasks), grid, picks,
+                                 result.secret))
+    return rounds
 
 
 def _write_lines(out: TextIO, records: Iterable[Record]) -> None:

@@ -60,6 +60,9 @@ class Seat:
     away_since: float | None = None
     botted: bool = False  # a bot plays for an absent human
     level: str = "normal"  # a bot seat's level (engine.bots.LEVELS), chosen by the host
+    draft: tuple[tuple[int, int], str] | None = None
+    """A plan half-written for (game, round): kept for the seat across a dropped
+    connection, in memory only (never journaled: it is not a move)."""
 
     @property
     def is_bot(self) -> bool:
@@ -186,6 +189,11 @@ class Table:
     removed: set[str] = field(default_factory=set)
     # the addresses they were connected from: a new guest from one may not come in either
     removed_from: set[str] = field(default_factory=set)
+
+    def people_here(self) -> bool:
+        """Whether a person sits here and is connected (a spectator is no player: a
+        table of bots that only spectators look at waits, and in time ends)."""
+        return any(not s.is_bot and s.connected for s in self.seats)
 
     def waiting_ready(self) -> tuple[int, ...]:
         """The connected people who have not said they are ready for the next round."""

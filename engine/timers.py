@@ -125,9 +125,12 @@ class Timers:
         """After a change at ``table``: arm its turn timer and its bots' next move."""
         running = loop_or_none()
         if (running is None or table.status != "playing" or table.state is None
-                or not table.sessions):  # nobody is watching: the table waits for them
+                or not table.sessions or not table.people_here()):
+            # no person plays here now: the table waits for them (spectators watch it
+            # wait; bots never play for them alone); whoever comes back gets the turn's
+            # whole time (a turn stopped but still marked armed had no clock at all)
             stop(table)
-            table.deadline_ms = None
+            table.deadline_ms, table.timer_key = None, None
             return
         if any(s.bot_plays for s in table.seats):
             if self.bot_delay is None:

@@ -3,9 +3,9 @@
 To deliver a message Textual looks for its handlers afresh every time
 (``MessagePump._get_dispatch_methods``): it walks the receiver's whole class hierarchy
 (a dozen classes for a widget), looks up two handler names and the ``@on`` handlers in each
-class, and walks the message's hierarchy too. The answer depends only on the two classes:
-at 400 players that search was 5% of the server's CPU (``py-spy`` on the running server),
-more than the game's rules, hub and journal together.
+class, and walks the message's hierarchy too. The answer depends only on the two classes,
+and on a server of hundreds of apps the search costs more than the game's rules, hub and
+journal together.
 
 :func:`install` keeps, per receiver class, message class and handler name, the handlers the
 search finds, in its order, grouped by the class that defines them. What depends on the
@@ -102,7 +102,10 @@ def _get_dispatch_methods(self: MessagePump, method_name: str, message: Message,
 
 
 def install() -> None:
-    """Use the remembered handlers in every message pump of this process (once)."""
+    """Use the remembered handlers in every message pump of this process (once).
+
+    Works around ``MessagePump._get_dispatch_methods`` walking both class hierarchies for
+    every message; retire when Textual caches that search."""
     global _installed
     if not _installed:
         door.replace_dispatch_search(_get_dispatch_methods)

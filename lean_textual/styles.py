@@ -14,22 +14,21 @@ A widget with component classes (an ``Input``'s cursor and placeholder, for one)
 component styles from small virtual nodes that the stylesheet matches like any other node.
 Textual made new virtual nodes every time it restyled the widget (every focus change, every
 class change) and dropped the old ones, each a reference cycle of about 40 objects that only
-the cyclic garbage collector frees. At 400 players that garbage was about a third of what a
-middle-generation collection walked, and those collections paused every player for about
-200 ms. :func:`keep_component_nodes` restyles the same virtual nodes instead (once per
-process, like the cache above).
+the cyclic garbage collector frees, while every player waits.
+:func:`keep_component_nodes` restyles the same virtual nodes instead (once per process,
+like the cache above).
 
 Our own widgets go further (:func:`shared_component_style`): they hold no virtual nodes at
-all. A virtual node with its styles is about 6.8 KB, and the game screen had 95 of them,
-86 on our line widgets: about 40% of a seated player's memory. What a component class
+all. A virtual node with its styles is about 6.8 KB, and a screen of line widgets with a
+few roles each would carry dozens of them, for every player. What a component class
 looks like depends only on where its widget stands (the same path as below) and on any
 inline colours on that path, so one cache serves every player; a miss styles a throwaway
 virtual node.
 
 Matching the rules to a node is shared too. To style a node, Textual checks every rule
 that could apply against the node's path from the app down (types, ids, classes and pseudo
-classes of each node on it), then sorts what matched by specificity: about 40% of the CPU
-of a new connection, and most of each focus change. Every player's screens are the same
+classes of each node on it), then sorts what matched by specificity: a large part of a new
+connection's CPU, and most of each focus change. Every player's screens are the same
 widgets in the same places, so :func:`share_rule_matches` keeps the result per path, for
 the whole process: the key is the rule list (by content) and, for each node on the path,
 its type, id, classes and the pseudo classes that some rule tests. What is cached is what
@@ -81,7 +80,10 @@ def _key_of(variables: dict[str, str]) -> tuple[tuple[str, str], ...]:
 
 
 def share_parsed_css() -> None:
-    """Make every Stylesheet in the process share one cache of parsed rule sets."""
+    """Make every Stylesheet in the process share one cache of parsed rule sets.
+
+    Works around Textual giving each app a stylesheet that parses every source again;
+    retire when Textual caches parsed CSS for the process."""
     if door.rule_parsing_replaced():
         return
     door.replace_rule_parsing(_sharing_parse)
@@ -112,7 +114,10 @@ def _sharing_parse(parse_one: door.ParseRules) -> door.ParseRules:
 
 
 def keep_component_nodes() -> None:
-    """Make the stylesheet restyle a widget's component-class nodes in place."""
+    """Make the stylesheet restyle a widget's component-class nodes in place.
+
+    Works around Textual making new virtual nodes (reference cycles) on every restyle;
+    retire when Textual restyles them in place."""
     if door.component_restyle_replaced():
         return
 
@@ -207,7 +212,11 @@ def _path(node: DOMNode, pseudo: tuple[str, ...],
 
 
 def share_rule_matches() -> None:
-    """Make every Stylesheet in the process share what its rules matched, per node path."""
+    """Make every Stylesheet in the process share what its rules matched, per node path.
+
+    Works around Textual matching every rule against every node of every app (and calling
+    every rule's setter to store the result); retire when Textual shares matches between
+    stylesheets with the same rules."""
     if getattr(Stylesheet.apply, "_shared", False):
         return
     apply_one = Stylesheet.apply
@@ -287,8 +296,8 @@ def _replace_rules(node: DOMNode, rules: RulesMap) -> None:
     """Textual's ``Stylesheet.replace_rules`` without animation, for less: it calls the
     setter of every rule the node had or gets, each of which checks and converts its
     value again and compares it with the one stored. Here only rules whose values differ
-    are set, and on a node not yet mounted (a new widget: about 30 rules each, 18% of the
-    CPU of a new connection) a plain rule's value is stored as its setter would store it.
+    are set, and on a node not yet mounted (a new widget, with about 30 rules) a plain
+    rule's value is stored as its setter would store it.
     The rest go through their setters, as Textual does."""
     base = node.styles.base
     current = door.rules_of(base)

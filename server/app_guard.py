@@ -14,8 +14,8 @@ A Textual app assumes it owns the process. Here it does not, so before it runs:
   typed while an app closed raised "Can't mount widget(s) before Screen is mounted" and
   crashed it;
 - its notifications are bounded, and a toast that ends goes whole (see
-  :func:`bound_notices`): a flood of refused chat lines grew one app by about 1.5 MB a
-  second, for as long as it ran.
+  :func:`bound_notices`): otherwise a flood of refused chat lines grows one app for as
+  long as it runs (``docs/security.md``).
 
 These are instance attributes set once per app: the app's own code is not changed, and the
 tui needs to know nothing about them.

@@ -73,6 +73,9 @@ class InputPump:
         self._paste = PasteLimiter(limits.paste_max_chars)
         self._parser = XTermParserWithoutKeyCache()
         self.bytes_parsed = 0
+        self._budget = float(limits.key_burst)
+        self._budget_at = self._loop.time()
+        self._pace_s = 0.0
 
     @property
     def pending_bytes(self) -> int:
@@ -153,7 +156,11 @@ class InputPump:
         while self._deliver is not None:
             if self._parsed:
                 if not self._deliver_some():
-                    self._wait_for_app()
+                    if self._pace_s:  # over its budget: back when it has earned one more
+                        self._schedule(delay=self._pace_s)
+                        self._pace_s = 0.0
+                    else:
+                        self._wait_for_app()
                     break
             elif self._chunks and slices < self._limits.slices_per_turn:
                 self._parse_slice()
@@ -173,15 +180,36 @@ class InputPump:
             self._schedule(delay=_APP_BUSY_POLL_S)
 
     def _deliver_some(self) -> bool:
-        """Hand on events, one at a time, while the app has room; False if some wait."""
+        """Hand on events, one at a time, while the app has room and the session has
+        budget; False if some wait (``_pace_s`` says how long, if for budget)."""
         deliver = self._deliver
         while self._parsed and deliver is not None:
             if self._queue_size() >= self._limits.max_app_queue:
+                return False
+            self._pace_s = self._spend()
+            if self._pace_s:
                 return False
             event, arrived = self._parsed.popleft()
             self._looks = 0
             deliver(event, arrived)
         return not self._parsed
+
+    def _spend(self) -> float:
+        """Take one event's budget: 0, or the seconds until there is one.
+
+        Every key costs its app a repaint on the loop all sessions share, so a client
+        typing faster than a person (``yes``, a 10 MiB flood typed into a text field)
+        gets ``keys_per_s`` events a second after a burst of ``key_burst``: the rest wait,
+        with their arrival stamps, and reading pauses once too many bytes wait. A paste
+        is one event, however long."""
+        limits, now = self._limits, self._loop.time()
+        self._budget = min(float(limits.key_burst),
+                           self._budget + (now - self._budget_at) * limits.keys_per_s)
+        self._budget_at = now
+        if self._budget >= 1:
+            self._budget -= 1
+            return 0.0
+        return (1 - self._budget) / limits.keys_per_s
 
     def _parse_slice(self) -> None:
         data, arrived = self._chunks[0]

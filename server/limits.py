@@ -14,7 +14,10 @@ class SessionLimits:
     the focused widget and every parent between) has fewer than ``max_app_queue`` messages
     waiting: Textual handles a whole queue without yielding, so this bounds how long one
     session holds the loop, and at 1 no key can overtake the one before it.
-    Reading from the channel pauses above ``input_pause_bytes`` of unparsed input and
+    A session's events (keys, clicks; a whole paste is one) reach its app at most
+    ``keys_per_s`` a second after a burst of ``key_burst``: a person types and key repeat
+    runs well below that, a flood waits its turn. Reading from the channel pauses above
+    ``input_pause_bytes`` of unparsed input and
     resumes below ``input_resume_bytes``. A bracketed paste is cut at ``paste_max_chars``;
     a paste left open for ``paste_quiet_s`` without input is closed.
 
@@ -44,6 +47,8 @@ class SessionLimits:
     slice_bytes: int = 256
     slices_per_turn: int = 4
     max_app_queue: int = 1
+    keys_per_s: float = 40.0
+    key_burst: int = 80
     input_pause_bytes: int = 64 * 1024
     input_resume_bytes: int = 8 * 1024
     paste_max_chars: int = 16 * 1024

@@ -38,6 +38,8 @@ NEEDS_TERMINAL = "Mission Impractical needs a terminal: use ssh -t"
 NOT_A_CODE = "Mission Impractical runs no commands."
 """A command that is no table code; the player reads :func:`not_a_code`."""
 SERVER_FULL = "Mission Impractical is full right now. Try again in a little while."
+NO_FILES = ("Mission Impractical transfers no files (no sftp, no scp): it is a game. "
+            "Play it with: ssh -t HOST")
 IN_LINE = "Mission Impractical is starting other players' games; yours is next in line..."
 CRASHED = (
     "Sorry: the game hit a problem on the server and your session had to close.\n"
@@ -110,6 +112,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.refusal: str | None = None
         """What this session was refused with (shown to the player), if it was."""
         self._refused_with: str | None = None
+        self.started = False
+        """Has the client started the session (shell or command), refused or not?"""
 
     @property
     def player(self) -> Player:
@@ -160,9 +164,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def subsystem_requested(self, subsystem: str) -> bool:
         log.info("%s: refused subsystem %s", self.peer, quoted(subsystem))
-        return False
+        self._refused_with = NO_FILES  # accepted so that the refusal can be said in words
+        return True
 
     def session_started(self) -> None:
+        self.started = True
         refusal = self.refusal = self._refusal()
         if refusal is not None:
             self._refuse(not_a_code(self._host.invite()) if refusal == NOT_A_CODE

@@ -41,6 +41,7 @@ REFUSAL_REASONS = {NEEDS_TERMINAL: "no terminal", SERVER_FULL: "server full",
                    NOT_A_CODE: "not a table code", GUESTS_FULL: "guests from the network"}
 """What the operator's log says for each refusal a player is shown."""
 SERVER_VERSION = "MissionImpractical_0.1"
+FORWARDING_OFF = "Mission Impractical forwards no ports: port forwarding is off on this server"
 
 
 @dataclass(frozen=True)
@@ -313,15 +314,24 @@ class _Connection(asyncssh.SSHServer):
         session = GameSession(self._game, self._identity.player(self.address), self._peer,
                               connection=self)
         self._open.add(session)
-        open_here = sum(1 for s in self._game.sessions if s.address == self.address)
+        opening = self._game.opening
+        opening.difference_update([s for s in opening if s.started or s.closed])
+        open_here = sum(1 for s in (*self._game.sessions, *opening) if s.address == self.address)
+        opening.add(session)
         refusal = self._game.gate.session_opened(self.address, open_here)
         if refusal is not None:
             log.info("%s: refused a session: %s", self._peer, refusal)
             session.refuse_with(refusal)
         return session
 
-    # connection_requested, server_requested (port forwarding), unix_*, tun/tap:
-    # asyncssh's defaults refuse them all.
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str,
+                             orig_port: int) -> bool:
+        """``ssh -L`` and ``-D``: refused, saying why (asyncssh's own refusal reads
+        "connect failed: Connection refused", as if the far end were down)."""
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                        FORWARDING_OFF)
+
+    # server_requested (-R), unix_*, tun/tap: asyncssh's defaults refuse them all.
 
 
 class GameServer:
@@ -334,6 +344,8 @@ class GameServer:
         self.limits = config.limits
         self.host_key_fingerprint: str = fingerprint(host_key)
         self.sessions: set[GameSession] = set()
+        self.opening: set[GameSession] = set()
+        """Sessions asked for and not started yet (nor closed): counted per address too."""
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self.gate = ConnectionGate(config.connection_limits)
         self.app_slots = AppSlots(config.connection_limits)
@@ -419,6 +431,7 @@ class GameServer:
         return invite if isinstance(invite, str) else invite()
 
     def session_began(self, session: GameSession) -> None:
+        self.opening.discard(session)
         self.sessions.add(session)
         gc_tuning.follow_load(len(self.sessions))
         key = session.player.id[4:] if session.player.id.startswith("key:") else None

@@ -21,6 +21,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -119,6 +120,7 @@ class GameScreen(TableStage):
         self._counted: tuple[Widget, object] | None = None  # a field, its value counted
         self._count_shown = False  # the key bar shows how many characters are left
         self._plan_moment: str | None = None  # turn_text.plan_moment, as last shown
+        self._keys_queued = 0  # keys bubbled up to this screen and not handled yet
         self._takes_seat_code = False  # the plan's field takes a guest's seat code
 
     # -- layout ------------------------------------------------------------------------------
@@ -285,6 +287,9 @@ class GameScreen(TableStage):
             return
         if plan.disabled:
             plan.disabled = False
+            if not plan.value and (draft := self.session.draft()):  # back after a drop
+                plan.value = draft
+                plan.cursor_position = len(draft)
         if moment != before and not plan.has_focus and not self._chat_input.has_focus:
             self.set_focus(plan)
 
@@ -349,6 +354,13 @@ class GameScreen(TableStage):
         if self._counted != (event.input, event.value):  # not counted as it was typed
             self._keybar.update_hints()
 
+    @on(Input.Changed, "#plan")
+    def _keep_draft(self, event: Input.Changed) -> None:
+        """The plan as written so far outlasts a dropped connection (kept by the hub for
+        this seat; a seat code typed by a guest without a seat is no plan)."""
+        if self.view is not None and self.view.my_seat is not None:
+            self.session.keep_draft(event.value)
+
     def after_typing(self, field: Widget) -> None:
         # Only the count of characters left changes the key bar as a player types, and
         # only near the limit: elsewhere a key draws the field alone, and neither reads
@@ -396,6 +408,11 @@ class GameScreen(TableStage):
     # -- keys that carry their arrival time -------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
+        self._keys_queued = max(0, self._keys_queued - 1)
+        self.play_key(event)
+
+    def play_key(self, event: events.Key) -> None:
+        """Shout, or pick a row, if ``event`` is a key for that here."""
         if self._shouts(event):
             event.stop()
             event.prevent_default()
@@ -410,14 +427,21 @@ class GameScreen(TableStage):
         """A Stop! key is shouted from the app's own turn (the app calls this), as the
         lead's pick is (ItemGrid.take_key): forwarded, it would wait on the focused
         widget's queue, then bubble up to this screen's, and the race is decided by the
-        order of arrival. Only while nothing waits in either queue: keys of a burst keep
-        their order."""
+        order of arrival. Only while nothing waits in the focused widget's queue and no
+        key bubbled up into this screen's (counted by :meth:`post_message`, which is
+        public, where the queue's contents are not): keys of a burst keep their order."""
         focused = self.focused
-        if (not self._shouts(event) or self.message_queue_size
+        if (not self._shouts(event) or self._keys_queued
                 or (focused is not None and focused.message_queue_size)):
             return False
-        self.on_key(event)
+        self.play_key(event)
         return True
+
+    def post_message(self, message: Message) -> bool:
+        posted = super().post_message(message)
+        if posted and isinstance(message, events.Key):  # bubbled up from the focused widget
+            self._keys_queued += 1
+        return posted
 
     def _shouts(self, event: events.Key) -> bool:
         """Whether ``event`` is a Stop! this screen shouts (not a letter for the chat)."""

@@ -19,7 +19,6 @@ from pathlib import Path
 from engine.blind_read import (
     LETTERS,
     key_text,
-    make_rounds,
     parse_answers,
     parse_key,
     questions_text,
@@ -28,7 +27,7 @@ from engine.blind_read import (
     summary_lines,
 )
 from engine.cards import load_deck
-from engine.simulate import game_seed, play_game
+from engine.simulate import game_seed, make_rounds, play_game
 
 HERE = Path(__file__).resolve().parent
 

@@ -3,7 +3,8 @@
     mission-impractical serve [--host H] [--port 2222] [--data-dir DIR] [--public-name NAME]
                               [--host-key PATH] [--authorized-keys FILE] [--password PW]
                               [--max-sessions 300] [--log-level INFO] [--log-format text]
-                              [--deck DIR] [--limit NAME=VALUE ...] [--app-factory M:F]
+                              [--deck DIR] [--abandoned-minutes 5] [--limit NAME=VALUE ...]
+                              [--app-factory M:F]
     mission-impractical status | backup FILE | restore FILE | prune --older-than 90d
     mission-impractical kick WHO [--yes] | ban WHO [--reason TEXT] [--yes] | unban WHO
     mission-impractical export CODE [N] [--format json|md]
@@ -14,11 +15,11 @@
 Every option can also come from the environment: MI_HOST, MI_PORT, MI_DATA_DIR,
 MI_PUBLIC_NAME, MI_HOST_KEY, MI_AUTHORIZED_KEYS, MI_PASSWORD (better than ``--password``,
 which other users of the machine can see in the process list), MI_MAX_SESSIONS,
-MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK, MI_LIMITS (``a=1,b=2``, read before any ``--limit``,
-which wins), MI_APP_FACTORY (for development). The data directory defaults to systemd's
-``$STATE_DIRECTORY`` when set, else ``$XDG_DATA_HOME/mission-impractical``
-(``~/.local/share/mission-impractical``); the host key lives in it unless ``--host-key``
-says otherwise.
+MI_LOG_LEVEL, MI_LOG_FORMAT, MI_DECK, MI_ABANDONED_MINUTES, MI_LIMITS (``a=1,b=2``, read
+before any ``--limit``, which wins), MI_APP_FACTORY (for development). The data directory
+defaults to systemd's ``$STATE_DIRECTORY`` when set, else
+``$XDG_DATA_HOME/mission-impractical`` (``~/.local/share/mission-impractical``); the host
+key lives in it unless ``--host-key`` says otherwise.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import logging
 import os
 import signal
 import socket
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
@@ -45,7 +47,7 @@ from server.admin.log_limits import limit_repeats
 from server.admin.oplog import LOG_FORMATS, configure_logging
 from server.auth import AccessPolicy
 from server.context import AppFactory, SessionContext
-from server.host_keys import DEFAULT_HOST_KEY
+from server.host_keys import DEFAULT_HOST_KEY, copy_host_key
 from server.limits import build_limits, parse_limit
 from server.ssh_server import RESTARTING, GameServer, ServerConfig, start_server
 
@@ -107,15 +109,29 @@ def default_public_name() -> str:
 
 
 def host_key_path(options: argparse.Namespace) -> Path:
-    """``--host-key``, else the key in the data directory; a key left in ``./host_keys/``
-    by an older version is kept in use, so players' clients still recognise the server."""
+    """``--host-key``, else the key in the data directory. A key left in ``./host_keys/``
+    by an older version is copied there once (players' clients still recognise the
+    server), so the key no longer depends on the directory the server starts in."""
     if options.host_key is not None:
         return Path(options.host_key)
-    in_data = options.data_dir / HOST_KEY_NAME
+    in_data = Path(options.data_dir) / HOST_KEY_NAME
     if not in_data.exists() and DEFAULT_HOST_KEY.exists():
-        log.info("using the host key from an older version at %s", DEFAULT_HOST_KEY.resolve())
-        return DEFAULT_HOST_KEY
+        keep_private(in_data.parent)
+        copy_host_key(DEFAULT_HOST_KEY, in_data)
+        log.info("copied the host key of an older version from %s to %s",
+                 DEFAULT_HOST_KEY.resolve(), in_data.resolve())
     return in_data
+
+
+def keep_private(data_dir: Path) -> None:
+    """The data directory, made if missing, is its owner's alone (700), even if it was
+    made wider before (the journal holds names, chat and key fingerprints)."""
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    mode = stat.S_IMODE(data_dir.stat().st_mode)
+    if mode & 0o077:
+        log.warning("data directory %s was open to others (mode %o); set to 700",
+                    data_dir, mode)
+        data_dir.chmod(0o700)
 
 
 def _positive(text: str) -> int:
@@ -167,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--deck", type=Path, default=_env("MI_DECK"),
                        help="play with your own cards: a folder holding tasks.txt and "
                             "items.txt in the game's format, checked at start [MI_DECK]")
+    serve.add_argument("--abandoned-minutes", type=_positive,
+                       default=int(_env("MI_ABANDONED_MINUTES", "5") or 5),
+                       help="a game no person has played at for this long ends, bots and "
+                            "spectators or not (default 5) [MI_ABANDONED_MINUTES]")
     # -- limits (see docs/security.md) ---------------------------------------------------
     serve.add_argument("--limit", action="append", type=_limit, metavar="NAME=VALUE", default=[],
                        help="change one limit, e.g. --limit max_sessions_per_source=20"
@@ -328,7 +348,13 @@ async def _serve(options: argparse.Namespace) -> int:
     if options.deck is not None:
         print(f"mission-impractical: {deck.fit_note()}", file=sys.stderr)
     try:
-        hub = Hub.open(options.data_dir, deck=deck)
+        keep_private(Path(options.data_dir))
+        hub = Hub.open(options.data_dir, deck=deck,
+                       abandoned_seconds=options.abandoned_minutes * 60)
+    except OSError as error:
+        print(f"mission-impractical: data directory {options.data_dir}: {error}",
+              file=sys.stderr)
+        return 2
     except JournalError as error:  # a damaged database is reported, never replaced
         print(f"mission-impractical: {error}", file=sys.stderr)
         return 2

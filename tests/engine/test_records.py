@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
+from engine import journal as journal_mod
 from engine.hub import Hub
 from engine.identity import Player
-from engine.journal import DB_NAME, JournalError, SqliteJournal, open_journal, schema_version
+from engine.journal import DB_NAME, JournalError, SqliteJournal, open_journal
 from engine.records import Records, open_records
 from engine.tables import TableOptions
 from tests.engine.test_journal import seated_three, sensible_move
@@ -202,21 +203,27 @@ def test_a_game_ended_before_its_first_round_counts_for_nobody(
         assert records.hall_of_fame() == []
 
 
-def test_the_upgrade_removes_unplayed_games_already_recorded(tmp_path: Path) -> None:
-    """Journals written before the fix hold games with no round as shared wins: opening
-    one with this version takes them out of the records and keeps the played games."""
+def test_the_upgrade_removes_unplayed_games_already_recorded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Journals written before the fix (schema 2) hold games with no round as shared wins:
+    opening one with this version takes them out of the records and keeps the played
+    games."""
+    monkeypatch.setattr(journal_mod, "MIGRATIONS", journal_mod.MIGRATIONS[:2])
     with open_journal(tmp_path, synchronous="OFF", clock=Clock()) as journal:
         finish(journal, "AAAA", 1, [("key:ann", "Ann", 5), ("key:bob", "Bob", 3),
                                     ("key:cy", "Cy", 1)])
-        finish(journal, "AAAA", 2, [("key:ann", "Ann", 0), ("key:bob", "Bob", 0),
-                                    ("key:cy", "Cy", 0)])
-        journal.connection.execute(  # as the old code wrote it: no rounds, everyone won
-            "UPDATE games SET result = ? WHERE game_no = 2",
+        journal.record("AAAA", 2, "chat", {"seat": 0, "text": "again?"})
+        db = journal.connection
+        cursor = db.execute(  # as the old code wrote it: no rounds, everyone won
+            "INSERT INTO games (table_id, code, game_no, finished_at, result)"
+            " SELECT table_id, code, 2, finished_at + 60, ? FROM games",
             (json.dumps({"scores": [0, 0, 0], "winners": [0, 1, 2], "rounds": []}),))
-        journal.connection.execute("UPDATE game_players SET won = 1 WHERE game_id ="
-                                   " (SELECT id FROM games WHERE game_no = 2)")
-        journal.connection.execute(f"PRAGMA user_version = {schema_version() - 1}")
-        journal.connection.commit()
+        db.executemany("INSERT INTO game_players VALUES (?, ?, ?, ?, 0, 0, 1)",
+                       [(cursor.lastrowid, seat, pid, name) for seat, (pid, name) in
+                        enumerate([("key:ann", "Ann"), ("key:bob", "Bob"), ("key:cy", "Cy")])])
+        db.commit()
+        assert len(Records(db).recent_games()) == 2
+    monkeypatch.undo()
     with open_journal(tmp_path) as journal:
         records = Records(journal.connection)
         assert [g.game_no for g in records.recent_games()] == [1]

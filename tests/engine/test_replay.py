@@ -251,8 +251,10 @@ def test_a_pruned_game_is_listed_but_says_its_moves_are_gone(
         played: tuple[Hub, Table]) -> None:
     hub, table = played
     db = journal_of(hub).connection
+    assert find_game(Records(db), table.code).moves_kept
     db.execute("DELETE FROM records")
     game = find_game(Records(db), table.code)
+    assert not game.moves_kept  # a list can say so before anyone opens it
     with pytest.raises(ReplayError, match="pruned"):
         load_replay(db, game)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import socket
 import stat
@@ -12,6 +13,7 @@ import tomllib
 from pathlib import Path
 from types import ModuleType
 
+import asyncssh
 import pytest
 
 from engine.cards import load_deck
@@ -156,8 +158,31 @@ def test_an_older_versions_host_key_is_kept_in_use(monkeypatch: pytest.MonkeyPat
     assert cli.host_key_path(options) == Path("data") / cli.HOST_KEY_NAME
     legacy = tmp_path / "host_keys" / "ssh_host_ed25519_key"
     legacy.parent.mkdir()
-    legacy.write_text("an old key")
-    assert cli.host_key_path(options).resolve() == legacy
+    old_key = asyncssh.generate_private_key("ssh-ed25519")
+    legacy.write_bytes(old_key.export_private_key())
+    (tmp_path / "data").mkdir(mode=0o755)
+    os.chmod(tmp_path / "data", 0o755)
+    in_data = cli.host_key_path(options)
+    assert in_data == Path("data") / cli.HOST_KEY_NAME  # copied: not the working directory's
+    assert in_data.read_bytes() == legacy.read_bytes()
+    assert stat.S_IMODE(in_data.stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "data").stat().st_mode) == 0o700
+    monkeypatch.chdir(tmp_path / "data")  # started elsewhere: the same key
+    options = cli.build_parser().parse_args(["serve", "--data-dir", str(tmp_path / "data")])
+    assert cli.host_key_path(options).read_bytes() == legacy.read_bytes()
+
+
+def test_the_public_host_key_is_not_writable_by_others_whatever_the_umask(
+        tmp_path: Path) -> None:
+    from server.host_keys import load_or_create_host_key
+
+    old = os.umask(0)
+    try:
+        load_or_create_host_key(tmp_path / "keys" / "host")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "keys" / "host.pub").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "keys" / "host").stat().st_mode) == 0o600
 
 
 @pytest.mark.xdist_group("cli")

@@ -74,7 +74,8 @@ async def test_nothing_more_is_handed_on_while_the_app_is_busy() -> None:
 
 async def test_reading_pauses_while_too_much_waits_and_resumes_after() -> None:
     app, reading = FakeApp(), Reading()
-    pump = _pump(app, reading, max_app_queue=50, input_pause_bytes=1000, input_resume_bytes=100)
+    pump = _pump(app, reading, max_app_queue=50, input_pause_bytes=1000, input_resume_bytes=100,
+                 keys_per_s=10**9)
     pump.feed(b"y" * 5000)
     assert reading.paused
     for _ in range(500):
@@ -123,7 +124,7 @@ def test_no_junk_breaks_the_pump(junk: bytes) -> None:
 async def test_a_key_reaches_the_app_as_its_bytes_arrive_not_a_loop_turn_later() -> None:
     """On a busy server a loop turn holds dozens of other players' updates."""
     app, reading = FakeApp(), Reading()
-    pump = _pump(app, reading, max_app_queue=100)
+    pump = _pump(app, reading, max_app_queue=100, keys_per_s=10**9)
     pump.feed(b"a")
     assert app.keys() == ["a"]
     app.queued = 0
@@ -133,3 +134,21 @@ async def test_a_key_reaches_the_app_as_its_bytes_arrive_not_a_loop_turn_later()
         app.queued = 0  # the app takes what it was given
         await _settle(0.002)
     assert len(app.delivered) == 5001
+
+
+async def test_a_typed_flood_is_paced_to_the_key_budget_and_a_paste_is_one_event() -> None:
+    """Found: one connection typing 10 MiB slowed every table 25 times (each key is a
+    repaint on the shared loop); a paste of the same was fine."""
+    app, reading = FakeApp(), Reading()
+    pump = _pump(app, reading, max_app_queue=10**9, keys_per_s=100.0, key_burst=20)
+    pump.feed(b"x" * 5000)
+    await _settle(0.5)
+    assert 20 + 30 <= len(app.keys()) <= 20 + 100 * 0.5 + 10  # the burst, then 100 a second
+    assert app.keys() == ["x"] * len(app.keys())  # in order, none lost: they wait
+    assert reading.paused is False  # 5000 bytes wait: under the pause mark
+    pump.detach()
+    pasted = FakeApp()
+    quiet = _pump(pasted, Reading(), max_app_queue=10**9, keys_per_s=100.0, key_burst=20)
+    quiet.feed(b"\x1b[200~" + b"pasted " * 2000 + b"\x1b[201~")
+    await _settle(0.1)
+    assert [type(e).__name__ for e, _ in pasted.delivered] == ["Paste"]

@@ -10,7 +10,7 @@ import asyncssh
 import pytest
 
 from server.auth import AccessPolicy, fingerprint
-from server.session import NEEDS_TERMINAL, NOT_A_CODE, not_a_code
+from server.session import NEEDS_TERMINAL, NO_FILES, NOT_A_CODE, not_a_code
 from server.ssh_server import SERVER_VERSION
 from tests.ssh.apps import BOARD
 from tests.ssh.client import TermClient
@@ -65,13 +65,16 @@ async def test_a_table_code_without_a_terminal_is_told_to_use_ssh_t(
     assert result.stderr.strip() == NEEDS_TERMINAL
 
 
-async def test_sftp_is_refused(keyed: asyncssh.SSHClientConnection) -> None:
+async def test_sftp_is_refused_with_a_message(keyed: asyncssh.SSHClientConnection) -> None:
     with pytest.raises((asyncssh.SFTPError, asyncssh.ChannelOpenError)):
         await keyed.start_sftp_client()
+    result = await keyed.run(subsystem="sftp", encoding="utf-8")  # what sftp shows its user
+    assert result.exit_status == 1 and result.stderr.strip() == NO_FILES
 
 
-async def test_port_forwarding_is_refused(keyed: asyncssh.SSHClientConnection) -> None:
-    with pytest.raises(asyncssh.ChannelOpenError):
+async def test_port_forwarding_is_refused_saying_it_is_off(
+        keyed: asyncssh.SSHClientConnection) -> None:
+    with pytest.raises(asyncssh.ChannelOpenError, match="port forwarding is off"):
         await keyed.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", 22)
     with pytest.raises(asyncssh.ChannelListenError):
         await keyed.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 22)

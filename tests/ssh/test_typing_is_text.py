@@ -12,7 +12,7 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from engine.rules import Phase, State
 from engine.tables import Table
-from server.cli import mission_app_factory
+from server.admin.cli import mission_app_factory
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
 from tests.ssh.friends import three_at_a_table

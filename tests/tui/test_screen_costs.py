@@ -950,12 +950,12 @@ def screen_updates_by(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def keys_handled_in_the_apps_turn(monkeypatch: pytest.MonkeyPatch, handler: type,
-                                  ) -> list[bool]:
-    """Filled, each time ``handler.on_key`` handles a key, with whether it ran inside
-    ``MissionApp.on_event`` (the app's own turn) rather than from a widget's queue."""
+                                  method: str = "on_key") -> list[bool]:
+    """Filled, each time ``handler``'s ``method`` handles a key, with whether it ran
+    inside ``MissionApp.on_event`` (the app's own turn) rather than from a widget's queue."""
     inside_app: list[bool] = []
     in_handler = [False]
-    handled, their_key = MissionApp.on_event, handler.on_key
+    handled, their_key = MissionApp.on_event, getattr(handler, method)
 
     async def watched(app: MissionApp, event: events.Event) -> None:
         in_handler[0] = True
@@ -969,7 +969,7 @@ def keys_handled_in_the_apps_turn(monkeypatch: pytest.MonkeyPatch, handler: type
         their_key(widget, event)
 
     monkeypatch.setattr(MissionApp, "on_event", watched)
-    monkeypatch.setattr(handler, "on_key", keyed)
+    monkeypatch.setattr(handler, method, keyed)
     return inside_app
 
 
@@ -993,7 +993,7 @@ async def test_a_stop_key_is_shouted_by_the_app_in_the_turn_it_arrives(
     async with table_of_three("shout-now") as (table, apps):
         guesser = next(app for app in apps
                        if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
-        inside_app = keys_handled_in_the_apps_turn(monkeypatch, GameScreen)
+        inside_app = keys_handled_in_the_apps_turn(monkeypatch, GameScreen, "play_key")
         guesser.post_message(events.Key("s", "s"))
         await asyncio.sleep(0.4)
         assert table.state.stop == (guesser.session.seat,)  # type: ignore[union-attr]
