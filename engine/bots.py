@@ -67,7 +67,7 @@ class Level:
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", lead_beta=3.0, read_beta=0.11, focus=0.7, stop_confidence=0.3,
                   stop_min_items=2, nerve=0.08),
-    "normal": Level("normal", lead_beta=8.0, read_beta=0.16, focus=1.0, stop_confidence=0.35,
+    "normal": Level("normal", lead_beta=8.0, read_beta=0.14, focus=1.0, stop_confidence=0.35,
                     stop_min_items=2, nerve=0.1),
     "sharp": Level("sharp", lead_beta=None, read_beta=BETA, focus=None, stop_confidence=0.85,
                    stop_min_items=2, nerve=1.0),

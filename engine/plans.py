@@ -29,14 +29,14 @@ from engine.text import PLAN_MAX
 JOBS: dict[str, tuple[str, ...]] = {
     "animal": ("as a buddy for {obj}", "as a furry sidekick", "to make friends",
                "to sniff things out", "to win over {obj}", "to ride to safety",
-               "as a lookout", "to fetch help", "to herd {obj} home", "to charm the guards"),
+               "as a lookout", "to fetch help", "to herd {obj} home", "to make a new friend"),
     "catch": ("to scoop up {obj}", "to nab {obj}", "to catch whatever falls", "to trap {obj}",
-              "to grab the prize", "to bag the loot", "to net {obj}", "to hook it from afar",
+              "to grab it and run", "to bag it up", "to net {obj}", "to hook it from afar",
               "to hold on tight", "to catch {obj} mid-air"),
     "cold": ("to keep my cool", "to freeze {obj} in place", "to chill things down",
              "to make it snow", "for an icy welcome", "to cool {obj} off",
-             "to stop the melting", "to ice the floor", "to make a snowball",
-             "to keep the treats frozen"),
+             "to keep it from melting", "to make it slippery", "to cool everyone down",
+             "to keep things frosty"),
     "disguise": ("as a disguise", "to look like a local", "to pass as a VIP",
                  "so nobody knows it's me", "to dress up as {obj}", "as my fake mustache",
                  "to blend right in", "to wear as a mask", "to look important",
@@ -44,21 +44,21 @@ JOBS: dict[str, tuple[str, ...]] = {
     "fire": ("to warm things up", "to toast it", "to melt {obj}", "for a cozy glow",
              "to cook up a storm", "to heat things up", "to light a campfire",
              "to roast a snack", "to thaw my toes", "to spice things up"),
-    "food": ("as a snack bribe", "to feed the guards", "to tempt {obj}",
-             "for a picnic break", "to keep my strength up", "as a peace offering",
+    "food": ("as a snack bribe", "as a picnic", "to tempt {obj}",
+             "for a snack break", "to keep my strength up", "as a peace offering",
              "to leave a tasty trail", "to snack on", "as a tasty bribe for {obj}",
              "to share with {obj}"),
     "heavy": ("to weigh it down", "to squash the problem", "to hold {obj} still",
-              "as an anchor", "to flatten the obstacle", "to push with", "to block the door",
-              "to smash through", "to hold the door open", "to sink like a stone"),
+              "as an anchor", "to flatten the obstacle", "to push with", "to hold it down",
+              "to smash through", "to keep it steady", "to sink like a stone"),
     "height": ("to reach the top", "to get up high", "to climb over {obj}",
-               "to see over everything", "to reach the high branch", "to get down again",
+               "to see over everything", "to reach up high", "to get down again",
                "for a better view", "to climb up", "to bounce up high", "to float up"),
     "hide": ("to hide in", "to stay out of sight", "to hide from {obj}", "to duck behind",
              "as a secret hideout", "to cover my tracks", "to keep it under wraps",
              "to crawl inside", "to hide the evidence", "to vanish from view"),
     "light": ("to light the way", "to dazzle {obj}", "to signal the team",
-              "to see in the dark", "to blind the guards", "for a dramatic spotlight",
+              "to see in the dark", "to dazzle everyone", "for a dramatic spotlight",
               "to flash a message", "to shine on {obj}", "to glow like a ghost",
               "to spot the exit"),
     "lure": ("as bait", "to tempt {obj} over", "to distract {obj}", "to lead {obj} away",
@@ -71,9 +71,9 @@ JOBS: dict[str, tuple[str, ...]] = {
     "rope": ("to tie it up", "to swing across", "to lasso {obj}", "to pull {obj} along",
              "to climb down", "as a safety line", "to haul it home", "to tie {obj} down",
              "to tow it behind me", "to tie the knot"),
-    "sharp": ("to cut through", "to pop it", "to poke {obj}", "to snip the ropes",
-              "to carve an exit", "to slice a way in", "to prick the balloon",
-              "to saw through the bars", "to chop a path", "to trim the hedge"),
+    "sharp": ("to cut through", "to pop it", "to poke {obj}", "to snip it free",
+              "to carve an exit", "to slice a way in", "to poke a hole in it",
+              "to cut a way out", "to chop a path", "to trim it to size"),
     "soft": ("for a soft landing", "as a cushion", "to tiptoe quietly", "to muffle the noise",
              "to tuck {obj} in", "as a pillow fort", "to wrap {obj} up", "to nap on",
              "to pad the fall", "to keep it cozy"),
@@ -82,11 +82,11 @@ JOBS: dict[str, tuple[str, ...]] = {
               "to roll away fast", "to zip past {obj}", "to launch me forward"),
     "sticky": ("to stick it in place", "to glue it shut", "to gum up the works",
                "to make it stay put", "to stick to the wall", "as a sticky trap",
-               "to patch the leak", "to glue {obj} down", "to stick the landing",
+               "to patch things up", "to glue {obj} down", "to stick the landing",
                "to seal the cracks"),
     "water": ("to splash through", "to float across", "to soak {obj}",
               "to make a big splash", "to wash it away", "to paddle over",
-              "to put out the fire", "to squirt {obj}", "to swim for it", "to fill the moat"),
+              "to cool things off", "to squirt {obj}", "to swim for it", "to make a puddle"),
 }
 _ANY_JOB = ("just in case", "for moral support", "for style points", "as a lucky charm",
             "to confuse everyone", "because the plan said so", "as a backup plan",
@@ -195,7 +195,16 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], obj: str, rng: random.Ran
     when all are said: a job said in an earlier round (never a shrug, never one of this
     round). A job names the goal only when the goal is a creature or a person."""
     need = _tags(deck, task)
-    animate = "animal" in need or obj.split()[-1] in _ANIMATE
+    animate = bool(obj) and obj.split()[-1] in _ANIMATE
+    mission = {job: k for k, (_, job) in enumerate(deck.jobs.get(task, ()))}
+
+    def by_mission(pool: list[str]) -> list[str]:
+        """Best first for the item and the mission together: its place in ``pool`` (the
+        item's order) plus its place among the mission's jobs (last when not there)."""
+        if not mission:
+            return pool
+        return sorted(pool, key=lambda j: pool.index(j) + mission.get(j, len(mission)))
+
     chosen: list[list[str]] = []
     taken = _Said(())  # this plan's jobs: none inside another either
     taken_list: list[str] = []
@@ -205,10 +214,11 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], obj: str, rng: random.Ran
         if not ranked:  # a deck without jobs.txt: the pools of its tags, in a random order
             ranked = [(t, j) for t in sorted(offer) for j in JOBS[t]]
             rng.shuffle(ranked)
-        mine = [j for t, j in ranked if t in need]
+        mine = by_mission([j for t, j in ranked if t in need])
         anyone = [j for t in sorted(offer & need) for j in JOBS[t] if j not in mine]
         rng.shuffle(anyone)
-        other = [j for t, j in ranked if t not in need]
+        anyone = by_mission(anyone)
+        other = by_mission([j for t, j in ranked if t not in need])
         options: list[str] = []
         for pool, fresh_in in ((mine, said), (anyone, said), (other, said),
                                (list(_ANY_JOB), said), (mine + other, said_now)):

@@ -2,7 +2,7 @@
 
     python -m bench.blind make [--set N] [--rounds 40] [--seed S]   # questions-N.txt, key-N.jsonl
     python -m bench.blind score answers-N-WHO.txt [--set N]         # right, and the rounds missed
-    python -m bench.blind plans [--set N] [--count 40]              # plans-N.txt for raters
+    python -m bench.blind plans [--set N] [--count 40] [--seed S]   # plans-N.txt for raters
 
 The questions show the four task names and the four items chosen, in order, nothing else;
 the key holds each round whole. Keep answers beside them as ``answers-N-WHO.txt``:
@@ -75,7 +75,8 @@ def _plans(args: argparse.Namespace) -> int:
     lines = ["Mission Impractical: plans told by players. Rate each 1-5 for 'a plan that fits",
              "this mission and these items' (5: fits and reads well aloud; 1: nonsense), one",
              "line a plan, like '1 4'.", ""]
-    for k, (task, items, plan) in enumerate(plan_samples(args.count, f"plans-{n}"), 1):
+    seed = args.seed or f"plans-{n}"  # the same seed: the same games, told anew
+    for k, (task, items, plan) in enumerate(plan_samples(args.count, seed), 1):
         lines += [f"Plan {k}", f"  Mission: {task}", f"  Items, in order: {', '.join(items)}",
                   f"  Plan: {plan}", ""]
     (HERE / f"plans-{n}.txt").write_text("\n".join(lines), encoding="utf-8")
@@ -96,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     plans = commands.add_parser("plans", help="write bot plans for raters")
     plans.add_argument("--set", type=int, default=None)
     plans.add_argument("--count", type=int, default=40)
+    plans.add_argument("--seed", default=None,
+                       help="the games' seed (default plans-N; plans-1 to tell set 1 anew)")
     args = parser.parse_args(argv)
     return {"make": _make, "score": _score, "plans": _plans}[args.command](args)
 

@@ -226,7 +226,8 @@ def test_a_guesser_does_not_shout_once_someone_holds_the_stop_token(toy_deck: De
 def test_a_guesser_hides_its_best_guess_once_four_items_are_down(toy_deck: Deck) -> None:
     state = toy_state(toy_deck, picks=(1, 2, 0, 0))
     assert state.phase is Phase.GUESSING
-    assert Bot(toy_deck, 0).act(view_for(state, 3)) == Guess(3, 1)
+    assert Bot(toy_deck, 0, "sharp").act(view_for(state, 3)) == Guess(3, 1)  # (a normal
+    # bot draws its guess by its belief)
     assert Bot(toy_deck, 0).act(view_for(state, 0)) is None  # the lead does not guess
 
 
