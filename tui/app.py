@@ -396,7 +396,7 @@ class MissionApp(AppHooks, App[str | None]):
 
             return GameScreen(self._session)
         if kind == "end":
-            return EndScreen(self._session)
+            return EndScreen(self._session, invite=self.invite)
         return TableScreen(self._session, invite=self.invite)
 
     async def _show_lobby(self) -> LobbyScreen:

@@ -104,7 +104,8 @@ def story_lines(replay_round: ReplayRound, index: int) -> tuple[Line, ...]:
         for k, text in enumerate(step.lines):
             role = _role(step, text) if now else "dim" if step.kind == "deal" else ""
             lines.append(((when if k == 0 else "      ", "dim"),
-                          ("▶ " if now and k == 0 else "  ", "key"), (text, role)))
+                          ("▶ " if now and k == 0 else "  ", "key"), (text, role),
+                          *(_verdict(replay_round, step) if k == 0 else ())))
     return tuple(lines)
 
 
@@ -113,10 +114,18 @@ def game_line(game: GameSummary) -> tuple[str, ...]:
     rounds."""
     winners = join_names(list(game.winners)) or "nobody"
     players = ", ".join(p.name for p in game.players)
-    kept = "" if game.moves_kept else "  (pruned: cannot be replayed)"
+    pruned = "" if game.moves_kept else "pruned, no replay: "
     return (f"{game.finished_at:%d %b %H:%M}", game.code + (f" {game.game_no}"
                                                             if game.game_no > 1 else ""),
-            plural(game.rounds, "round"), winners, players + kept)
+            plural(game.rounds, "round"), winners, pruned + players)
+
+
+def _verdict(replay_round: ReplayRound, step: Step) -> tuple[tuple[str, str], ...]:
+    """A revealed guess is right or wrong: the secret is known all along."""
+    if step.kind != "reveal" or step.seat is None:
+        return ()
+    right = step.state.guesses[step.seat] == replay_round.secret
+    return (("  right", "good"),) if right else (("  wrong", "bad"),)
 
 
 def _role(step: Step, text: str) -> str:
