@@ -462,11 +462,15 @@ ABUSES: dict[str, Abuse] = {
 }
 PLACES = {"guest flood": 300}
 """The server's places, for abuses that fill them (the default, 300)."""
-FILTER = Path(__file__).resolve().parents[1] / "contrib/fail2ban/filter.d/mission-impractical.conf"
-FAIL2BAN = re.compile(next(
-    line.split("=", 1)[1].strip() for line in FILTER.read_text().splitlines()
-    if line.startswith("failregex")).replace("<HOST>", r"(?P<host>[\w\-.^_]*\w)"))
-"""contrib/'s fail2ban filter, with <HOST> as fail2ban reads it."""
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def fail2ban_filter(checkout: Path | None) -> re.Pattern[str]:
+    """contrib/'s fail2ban filter (the served checkout's), <HOST> as fail2ban reads it."""
+    conf = (checkout or ROOT) / "contrib/fail2ban/filter.d/mission-impractical.conf"
+    regex = next(line.split("=", 1)[1].strip() for line in conf.read_text().splitlines()
+                 if line.startswith("failregex"))
+    return re.compile(regex.replace("<HOST>", r"(?P<host>[\w\-.^_]*\w)"))
 
 
 async def friend_tries(port: int, stop: asyncio.Event, tries: int = 10) -> int:
@@ -488,7 +492,7 @@ async def friend_tries(port: int, stop: asyncio.Event, tries: int = 10) -> int:
     return got_in
 
 
-def _what_else(name: str, server: Server) -> str:
+def _what_else(name: str, server: Server, checkout: Path | None) -> str:
     """The abuse's own figure, for the abuses that have one."""
     log = (Path(server.dir.name) / "server.log").read_text(errors="replace")
     if name == "fast guessing":  # a line each, and the lines the repeat limit counted
@@ -498,7 +502,7 @@ def _what_else(name: str, server: Server) -> str:
         return f"{checked} guesses checked, the planted password got in {len(GOT_IN)} times"
     if name == "forged log lines":
         banned = sorted({m["host"] for line in log.splitlines()
-                         if (m := FAIL2BAN.search(line))})
+                         if (m := fail2ban_filter(checkout).search(line))})
         forged = "6.6.6.6" in banned
         return (f"fail2ban's filter reads {len(banned)} hosts (the guessers'),"
                 f" {'and' if forged else 'not'} the forged 6.6.6.6")
@@ -619,7 +623,7 @@ async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]
         print(f"{name:20} {_figures(quiet):>22} {_figures(loud):>24}"
               f" {rss_before:5.0f}->{rss_flood:5.0f}->{server.rss_mb():5.0f} MB"
               f" {_log_lines(server) - lines_before:9} {friends:4}/10"
-              f" {_what_else(name, server)}", flush=True)
+              f" {_what_else(name, server, options.baseline)}", flush=True)
     finally:
         table.leave()
         server.stop()

@@ -343,21 +343,23 @@ Arrive = Callable[[str, asyncssh.SSHKey, "str | None", bytes, int], Awaitable[Pl
 """Connects one player: (name, key, command, marker of the first screen, home number)."""
 
 
+async def create_table(host: Player) -> str:
+    """``host`` (in the lobby, reading its screen) creates a table: its code."""
+    host.send("c")
+    for _ in range(500):
+        await asyncio.sleep(0.02)
+        found = TABLE.search(host.text())
+        if found:
+            return found.group(1)
+    raise RuntimeError("the host's table never showed its code")
+
+
 async def seat_table(arrive: Arrive, t: int, keys: list[asyncssh.SSHKey], figures: Figures,
                      pace: float, rng: random.Random) -> list[Seat]:
     """Table ``t``: its host creates it from the lobby, three friends land at it with
     ``ssh -t host CODE``, and the host starts the game. Returns its four seats."""
     host = await arrive(f"h{t}", keys[4 * t], None, LOBBY, 4 * t)
-    host.send("c")
-    code = None
-    for _ in range(500):
-        await asyncio.sleep(0.02)
-        found = TABLE.search(host.text())
-        if found:
-            code = found.group(1)
-            break
-    if code is None:
-        raise RuntimeError("the host's table never showed its code")
+    code = await create_table(host)
     guests = [await arrive(f"p{t}x{k}", keys[4 * t + k], code, code.encode(), 4 * t + k)
               for k in (1, 2, 3)]
     table: list[Seat] = []

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.cards import Deck
@@ -68,7 +68,7 @@ LEVELS: dict[str, Level] = {
     "easy": Level("easy", lead_beta=3.0, read_beta=0.11, focus=0.7, stop_confidence=0.3,
                   stop_min_items=2, nerve=0.08),
     "normal": Level("normal", lead_beta=8.0, read_beta=0.16, focus=1.0, stop_confidence=0.35,
-                    stop_min_items=2, nerve=0.08),
+                    stop_min_items=2, nerve=0.1),
     "sharp": Level("sharp", lead_beta=None, read_beta=BETA, focus=None, stop_confidence=0.85,
                    stop_min_items=2, nerve=1.0),
 }
@@ -135,6 +135,7 @@ PACE: dict[str, tuple[float, float]] = {
     "first_pick": (7.0, 14.0),  # the lead takes in the bar and the whole grid
     "pick": (3.5, 8.0),
     "shout": (1.0, 3.5),  # after reading the new item (see READ_SECONDS)
+    "shout_anyway": (0.3, 1.0),  # about to shout when another item came: shouts all the same
     "stop_guess": (1.5, 4.0),
     "guess": (3.0, 8.0),
     "reveal": (5.0, 10.0),  # telling the plan
@@ -223,8 +224,15 @@ class Bot:
         return None
 
     def think_seconds(self, view: View, action: Action) -> float:
-        """How long a person would think before ``action`` (see :func:`think_seconds`)."""
-        return think_seconds(view, action, self._rng(view, f"think|{type(action).__name__}"))
+        """How long a person would think before ``action`` (see :func:`think_seconds`). A
+        Stop! the bot had made up its mind to shout before the newest item came down (a
+        quick lead) follows at once: it does not wait to read that item first."""
+        rng = self._rng(view, f"think|{type(action).__name__}")
+        if isinstance(action, Shout):
+            dared = self._dared_at(view)
+            if dared is not None and dared < len(view.picks):
+                return rng.uniform(*PACE["shout_anyway"])
+        return think_seconds(view, action, rng)
 
     # -- decisions ------------------------------------------------------------------------
 
@@ -291,12 +299,25 @@ class Bot:
         return rng.choices(range(1, len(probs) + 1), weights)[0]
 
     def _dares_to_shout(self, view: View) -> bool:
+        """Sure enough of the top task now, and dared to shout at this item or an earlier
+        one: a bot that made up its mind keeps to it when the lead puts the next item down
+        before it could shout (live, a quick lead; in ``simulate`` it would have shouted
+        already, so the figures there are the same)."""
+        if self._dared_at(view) is None:
+            return False
+        return max(self.probabilities(view)) >= self.level.stop_confidence
+
+    def _dared_at(self, view: View) -> int | None:
+        """The first number of items down at which this bot, this round, was sure enough
+        and found the nerve to shout (a draw per item, seeded by the count); None: never."""
         level = self.level
-        if len(view.picks) < level.stop_min_items:
-            return False
-        if max(self.probabilities(view)) < level.stop_confidence:
-            return False
-        return self._rng(view, "nerve").random() < level.nerve
+        for count in range(level.stop_min_items, len(view.picks) + 1):
+            then = view if count == len(view.picks) else replace(view, picks=view.picks[:count])
+            if max(self.probabilities(then)) < level.stop_confidence:
+                continue
+            if self._rng(then, "nerve").random() < level.nerve:
+                return count
+        return None
 
     def _plan(self, view: View, card: int | None) -> str:
         """A plan for task ``card`` that says nothing a plan of this game already said."""

@@ -91,6 +91,7 @@ def item_jobs(deck: Deck, model: object | None = None) -> dict[str, list[tuple[s
     pool = [(tag, job) for tag, jobs in JOBS.items() for job in jobs]
 
     def embed(texts: Sequence[str]) -> np.ndarray:
+        # mypy: the model comes from that optional extra, typed as a plain object here
         return np.asarray(model.encode(list(texts), normalize_embeddings=True,  # type: ignore[attr-defined]
                                        batch_size=64, show_progress_bar=False))
 

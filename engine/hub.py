@@ -342,23 +342,14 @@ class Hub:
         ago: whoever only watches goes back to the lobby. The end is journaled (the table
         stays ended after a restart); returns their codes."""
         now = now_ms() if now is None else now
-        limit = self.abandoned_seconds * 1000
-        expired = []
-        for table in list(self.tables.values()):
-            if table.status != "playing" or table.people_here():
-                continue
-            people = [s for s in table.seats if not s.is_bot]
-            last_seen = max((s.away_since or 0 for s in people), default=0)
-            if now - last_seen >= limit:
-                log.info("table %s ended: no person has played there for %.0f min",
-                         table.code, (now - last_seen) / 60_000)
-                self._close(table)
-                timers.stop(table)
-                self._send_to_lobby(table, f"table {table.code} ended: its players left")
-                expired.append(table.code)
+        expired = timers.abandoned(list(self.tables.values()), now, self.abandoned_seconds)
+        for table in expired:
+            self._close(table)
+            timers.stop(table)
+            self._send_to_lobby(table, f"table {table.code} ended: its players left")
         if expired:
             self._lobby_changed()
-        return expired
+        return [table.code for table in expired]
 
     def _send_to_lobby(self, table: Table, notice: str) -> None:
         """Everyone still at ``table`` (which is gone) is back in the lobby, told why."""

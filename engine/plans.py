@@ -101,9 +101,10 @@ OPENERS: tuple[tuple[str, str | None], ...] = (
     ("Watch me {task}:", "Watch me "), ("We {task} like this:", " like this:"),
     ("Here's how we {task}:", "Here's how we "), ("Step one of how to {task}:", "Step one"),
 )
-_SHORT_OPENERS = ("Operation {Goal}:", "The {Goal} job:", "For {obj}:", "{Goal} plan:",
-                  "Project {Goal}:", "{Goal}? Sorted:", "Code name {Goal}:", "{Goal} time:",
-                  "About {obj}:", "{Goal}, solved:", "Re: {obj}.", "{Goal} day:")
+# Shorter openers, in the order they are tried when a plan is too long for a longer one.
+_SHORT_OPENERS = ("Operation {Goal}:", "The {Goal} job:", "Mission {Goal}:", "{Goal} plan:",
+                  "Project {Goal}:", "Code name {Goal}:", "{Goal}? Sorted:", "Target: {obj}.",
+                  "{Goal}, solved:", "For {obj}:", "About {obj}:", "Re: {obj}.")
 _CLOSERS = (". {Obj} never saw it coming.", ". Nobody suspects a thing.", ". Ta-da!",
             ". What could go wrong?", ". Trust me.", ". Applause, please.", ". Simple.",
             ". Done!", ". Home for dinner.", ". Nailed it.")
@@ -161,8 +162,9 @@ def goal(task: str) -> str:
 def _render(template: str, task: str, obj: str) -> str:
     bare = re.sub(r"^(the|your|his|her|its) ", "", obj)
     lower = " ".join(w if w in _PROPER else w.lower() for w in task.split())
-    return template.format(Task=task, task=lower, obj=obj,
-                           Obj=obj[:1].upper() + obj[1:], Goal=bare.title())
+    title = " ".join(w[:1].upper() + w[1:] for w in bare.split())  # "Mom's Teapot"
+    return template.format(Task=task, task=lower, obj=obj, Obj=obj[:1].upper() + obj[1:],
+                           Goal=title)
 
 
 class _Said:
@@ -276,8 +278,9 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
         elif shorter:
             jobs[longest] = min(shorter, key=len)
             used.add(jobs[longest])
-        elif opener not in shorts and min(shorts, key=len) != opener:
-            opener = min(shorts, key=len)
+        elif any(len(o) < len(opener) for o in (*openers, *shorts)):
+            # the next opener in order of preference that is shorter than this one
+            opener = next(o for o in (*openers, *shorts) if len(o) < len(opener))
         elif steps != list(_BARE_STEPS):
             steps = list(_BARE_STEPS)
         elif any(jobs):

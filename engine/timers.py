@@ -263,6 +263,22 @@ class Timers:
             stop(table)
 
 
+def abandoned(tables: Iterable[Table], now: float, seconds: float) -> list[Table]:
+    """The games at ``tables`` no person has played at for ``seconds`` (everyone left or
+    lost connection; bots do not play on alone, spectators or not)."""
+    found = []
+    for table in tables:
+        if table.status != "playing" or table.people_here():
+            continue
+        people = [s for s in table.seats if not s.is_bot]
+        last_seen = max((s.away_since or 0 for s in people), default=0)
+        if now - last_seen >= seconds * 1000:
+            log.info("table %s ended: no person has played there for %.0f min",
+                     table.code, (now - last_seen) / 60_000)
+            found.append(table)
+    return found
+
+
 def stop(table: Table) -> None:
     """``table``'s turn timer and bot tick are cancelled."""
     _cancel(table.timer)

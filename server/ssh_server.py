@@ -32,13 +32,14 @@ from server.context import AppFactory
 from server.gate import BANNED, BLOCKED, GUESTS_FULL, NO_SESSION, ConnectionGate, network_of
 from server.host_keys import DEFAULT_HOST_KEY, load_or_create_host_key
 from server.limits import ConnectionLimits, SessionLimits
-from server.session import NEEDS_TERMINAL, NOT_A_CODE, SERVER_FULL, GameSession
+from server.session import NEEDS_TERMINAL, NO_FILES, NOT_A_CODE, SERVER_FULL, GameSession
 
 log = logging.getLogger(__name__)
 
 RESTARTING = "The Mission Impractical server is restarting. Reconnect in a minute to carry on."
 REFUSAL_REASONS = {NEEDS_TERMINAL: "no terminal", SERVER_FULL: "server full",
-                   NOT_A_CODE: "not a table code", GUESTS_FULL: "guests from the network"}
+                   NOT_A_CODE: "not a table code", GUESTS_FULL: "guests from the network",
+                   NO_FILES: "no file transfer"}
 """What the operator's log says for each refusal a player is shown."""
 SERVER_VERSION = "MissionImpractical_0.1"
 FORWARDING_OFF = "Mission Impractical forwards no ports: port forwarding is off on this server"

@@ -140,7 +140,9 @@ class Countdown(Lines):
         self.tick()
 
     def tick(self) -> None:
-        self._timer = None
+        if self._timer is not None:  # one chain of steps, however the tick was called
+            self._timer.cancel()
+            self._timer = None
         if self.deadline is None:
             return
         left_ms = max(0.0, self.deadline - now_ms())

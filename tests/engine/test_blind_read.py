@@ -8,13 +8,13 @@ from bench.blind.__main__ import main as blind_main
 from engine.blind_read import (
     bots_read,
     key_text,
-    make_rounds,
     parse_answers,
     parse_key,
     questions_text,
     score,
     summary_lines,
 )
+from engine.simulate import make_rounds
 
 
 def test_the_questions_show_tasks_and_items_only_and_the_key_keeps_the_round_whole() -> None:
