@@ -42,7 +42,7 @@ from tui.end_screen import EndScreen
 from tui.help import HelpScreen
 from tui.inputs import QuietInput
 from tui.lobby_screen import LobbyScreen
-from tui.messages import HubChanged, HubNotice, ShowSetup
+from tui.messages import HubChanged, HubNotice, OpenReplay, ShowSetup
 from tui.replay_screen import PastGamesScreen, ReplayScreen
 from tui.stage import TableStage
 from tui.table_screen import TableScreen
@@ -214,6 +214,9 @@ class MissionApp(AppHooks, App[str | None]):
             return  # one at a time: a second Enter while it loads does nothing
         self._replay_task = asyncio.get_running_loop().create_task(
             self._load_replay(Path(journal_path).parent, game))
+
+    def on_open_replay(self, message: OpenReplay) -> None:
+        self.open_replay(message.game)
 
     async def _load_replay(self, data_dir: Path, game: GameSummary) -> None:
         try:

@@ -13,7 +13,7 @@ game screen"): fixed heights, every changing part a line widget fed plain lines 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -26,6 +26,7 @@ from engine.replay import PastGames, Place, Replay
 from lean_textual.steady import SteadyScreen
 from tui.board import Lines, WrappedLines
 from tui.keybar import KeyBar
+from tui.messages import OpenReplay
 from tui.replay_text import (
     game_line,
     grid_lines,
@@ -36,9 +37,6 @@ from tui.replay_text import (
     where_line,
 )
 from tui.row_list import RowList
-
-if TYPE_CHECKING:
-    from tui.app import MissionApp
 
 
 class GameList(RowList):
@@ -108,8 +106,7 @@ class PastGamesScreen(SteadyScreen[None]):
                             "the host pruned its moves (only its scores are kept).",
                             severity="warning", markup=False)
             return
-        app: MissionApp = self.app  # type: ignore[assignment]
-        app.open_replay(game)
+        self.app.post_message(OpenReplay(game))
 
     def action_back(self) -> None:
         self.dismiss()
