@@ -16,7 +16,10 @@ It prints, for a table of four at 100x30:
 - the turn passing to the reveals (the last guess hidden): CPU for the whole table;
 - a step of the turn's countdown on every seat;
 - a seated player who does nothing, with a turn timer running: CPU per second, early in
-  the turn and in its last minute (where the countdown ticks every second).
+  the turn and in its last minute (where the countdown ticks every second);
+- a replay of the game just played (:mod:`tui.replay_screen`): the loop's CPU to open it
+  (the rebuild itself runs on a worker thread: its CPU is given apart) and one step (a
+  down key), to set beside a screen update of the game.
 
 Frames are fitted to a 256-colour terminal, as the server fits them for most clients.
 
@@ -335,6 +338,7 @@ async def _measure(hub: Hub, repeat: int) -> dict[str, float]:
         seats[0].app.session.end_game()  # or bots would play on for the seats that leave
     for seat in seats:
         await seat.stop()
+    figures.update(await replay_figures(hub, table.code, repeat))
 
     seats, table = await table_of_four(hub, turn_seconds=120)
     await quiet(1.0)
@@ -368,6 +372,49 @@ async def _measure(hub: Hub, repeat: int) -> dict[str, float]:
     for seat in seats:
         await seat.stop()
     return figures
+
+
+async def replay_figures(hub: Hub, code: str, repeat: int) -> dict[str, float]:
+    """Opening the replay of the game just played, and stepping through it."""
+    from engine.replay import find_game, read_replay
+    from tui.replay_screen import ReplayScreen
+
+    records = hub.records
+    assert records is not None and hub.journal is not None
+    await until(lambda: records.game(code) is not None)  # on disk once the writer's done
+    game = records.game(code)
+    assert game is not None
+    data_dir = Path(hub.journal.path).parent  # type: ignore[attr-defined]
+    rebuild: list[float] = []
+    for _ in range(repeat):  # what the worker thread spends (here on this thread)
+        start = time.thread_time()
+        read_replay(data_dir, game)
+        rebuild.append((time.thread_time() - start) * 1000)
+    viewer = Seat(hub, "vic")
+    viewer.start()
+    await until(lambda: viewer.app.lobby_screen is not None and viewer.driver.frames > 0)
+    await quiet()
+    open_cpu: list[float] = []
+    step_cpu: list[float] = []
+    for _ in range(max(3, repeat // 4)):
+        gc.collect()
+        with cpu_ms(open_cpu):
+            viewer.app.open_replay(find_game(records, code))
+            await until(lambda: isinstance(viewer.app.screen, ReplayScreen))
+            await quiet()
+        screen = viewer.app.screen
+        assert isinstance(screen, ReplayScreen)
+        for _step in range(repeat):
+            with cpu_ms(step_cpu):
+                viewer.driver.key("down")
+                await quiet(0.05)
+        viewer.driver.key("escape")
+        await until(lambda: not isinstance(viewer.app.screen, ReplayScreen))
+        await quiet()
+    await viewer.stop()
+    return {"replay: rebuilt on the worker (ms, off the loop)": statistics.median(rebuild),
+            "replay: opened, the loop's CPU (ms)": statistics.median(open_cpu),
+            "replay: one step, CPU (ms)": statistics.median(step_cpu)}
 
 
 def report(figures: dict[str, float]) -> list[str]:

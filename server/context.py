@@ -17,7 +17,8 @@ class SessionContext:
 
     ``player`` comes from the SSH authentication; ``join_code`` is the table code typed
     as ``ssh -t host CODE`` (upper case), or ``None``; ``term_type`` and ``size``
-    (columns, rows) come from the client's PTY request.
+    (columns, rows) come from the client's PTY request. ``replay`` is ``(CODE, N)`` for
+    ``ssh -t host replay CODE [N]`` (N None: the table's last finished game).
     """
 
     player: Player
@@ -25,6 +26,7 @@ class SessionContext:
     term_type: str
     size: tuple[int, int]
     peer: str = ""
+    replay: tuple[str, int | None] | None = None
 
 
 AppFactory = Callable[[SessionContext], App[Any]]

@@ -46,12 +46,14 @@ CRASHED = (
     "Everyone else is still playing. Reconnect to carry on."
 )
 _JOIN_CODE = re.compile(r"[A-Za-z]{4}")
+_REPLAY = re.compile(r"replay\s+([A-Za-z]{4})(?:\s+([1-9][0-9]{0,5}))?", re.IGNORECASE)
 
 
 def not_a_code(invite: str) -> str:
     """What a client that sent a command is told: the command that joins a table on this
     server (``invite``, such as ``ssh -t -p 2222 game.example.com``), whole."""
-    return f"{NOT_A_CODE} To join a table: {invite} CODE (CODE is the table's 4 letters)."
+    return (f"{NOT_A_CODE} To join a table: {invite} CODE (CODE is the table's 4 letters)."
+            f" To watch its last game again: {invite} replay CODE.")
 
 
 def parse_join_code(command: str | None) -> tuple[bool, str | None]:
@@ -65,6 +67,15 @@ def parse_join_code(command: str | None) -> tuple[bool, str | None]:
     if _JOIN_CODE.fullmatch(word):
         return True, word.upper()
     return False, None
+
+
+def parse_replay(command: str | None) -> tuple[str, int | None] | None:
+    """``(CODE, N)`` for ``ssh -t host replay CODE [N]`` (N: the table's game number, None
+    for its last finished game), or None when the command asks for no replay."""
+    match = _REPLAY.fullmatch(command.strip()) if command else None
+    if match is None:
+        return None
+    return match.group(1).upper(), int(match.group(2)) if match.group(2) else None
 
 
 class SessionHost(Protocol):
@@ -99,6 +110,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.connection = connection
         """Whatever opened this session (the server counts sessions per connection)."""
         self.join_code: str | None = None
+        self.replay: tuple[str, int | None] | None = None
+        """``ssh -t host replay CODE [N]``: ``(CODE, N)``, handed to the app factory."""
         self.app: App[Any] | None = None
         self.terminal: SessionTerminal | None = None
         self.task: asyncio.Task[None] | None = None
@@ -218,7 +231,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         """Why this session cannot run the app, or None (and the table code is kept)."""
         if self._refused_with is not None:
             return self._refused_with
-        ok, code = parse_join_code(self._command)
+        replay = parse_replay(self._command)
+        ok, code = (True, None) if replay is not None else parse_join_code(self._command)
         if not ok:
             return NOT_A_CODE
         if self._term_type is None:
@@ -227,7 +241,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             return reason
         if (full := self._host.room_for(self)) is not None:
             return full
-        self.join_code = code
+        self.join_code, self.replay = code, replay
         return None
 
     def _refuse(self, message: str) -> None:
@@ -246,6 +260,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             term_type=self._term_type or "xterm",
             size=self.terminal.size,
             peer=self.peer,
+            replay=self.replay,
         )
 
     async def _run(self) -> None:

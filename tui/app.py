@@ -12,8 +12,10 @@ everything while the terminal is under 80x24; routing waits until it is gone.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -26,6 +28,8 @@ from textual.theme import Theme
 
 from engine.hub import Hub
 from engine.identity import Player
+from engine.records import GameSummary
+from engine.replay import ReplayError, find_game, past_games, read_replay
 from engine.rules import IllegalAction
 from engine.session import Session
 from engine.tables import TableView
@@ -38,7 +42,8 @@ from tui.end_screen import EndScreen
 from tui.help import HelpScreen
 from tui.inputs import QuietInput
 from tui.lobby_screen import LobbyScreen
-from tui.messages import HubChanged, HubNotice, ShowSetup
+from tui.messages import HubChanged, HubNotice, OpenReplay, ShowSetup
+from tui.replay_screen import PastGamesScreen, ReplayScreen
 from tui.stage import TableStage
 from tui.table_screen import TableScreen
 from tui.too_small import TooSmallScreen, too_small
@@ -68,7 +73,8 @@ class MissionApp(AppHooks, App[str | None]):
     ]
 
     def __init__(self, hub: Hub, player: Player, join_code: str | None = None, *,
-                 invite: str = "ssh -t host") -> None:
+                 invite: str = "ssh -t host",
+                 replay: tuple[str, int | None] | None = None) -> None:
         super().__init__()
         # No widget here has a tooltip, so no screen gets Textual's tooltip widget (a
         # widget costs about 14 KB, on every screen of every player; tests run so too).
@@ -77,6 +83,9 @@ class MissionApp(AppHooks, App[str | None]):
         self.player = player
         self.join_code = join_code
         self.invite = invite  # how friends reach this server, shown beside a table's code
+        self.replay_at_start = replay
+        """``ssh -t host replay CODE [N]``: ``(CODE, N)``, opened over the lobby."""
+        self._replay_task: asyncio.Task[None] | None = None
         self.session: Session | None = None
         self.lobby_screen: LobbyScreen | None = None
         self.stage: TableStage | None = None
@@ -141,7 +150,9 @@ class MissionApp(AppHooks, App[str | None]):
 
     async def on_mount(self) -> None:
         self._started = True
-        if self.join_code:
+        if self.replay_at_start is not None:
+            self._open_replay_at_start(*self.replay_at_start)
+        elif self.join_code:
             code = self.join_code.strip().upper()
             if self._session.may_reclaim(code):
                 self.lobby_screen = LobbyScreen(self._session)
@@ -167,6 +178,56 @@ class MissionApp(AppHooks, App[str | None]):
                 why[:1].upper() + why[1:] if code in self.hub.tables
                 else f"No table has the code {code!r}: pick one below, "
                      "type another code, or press c to create a table.")
+
+    # -- replays: finished games watched again, over the lobby ---------------------------------
+
+    def _open_replay_at_start(self, code: str, game_no: int | None) -> None:
+        """``ssh -t host replay CODE [N]``: the lobby, with that game's replay over it (or
+        the lobby saying why not)."""
+        records = self.hub.records
+        try:
+            if records is None:
+                raise ReplayError("this server keeps no finished games")
+            game = find_game(records, code, game_no)
+        except ReplayError as error:
+            self._lobby_line = f"No replay: {error}."
+            return
+        self.open_replay(game)
+
+    def open_past_games(self) -> None:
+        """The finished games, the player's first (a few indexed queries, on the loop)."""
+        records = self.hub.records
+        games = past_games(records, self._session.player.id) if records is not None else None
+        if games is None:
+            self.notify("this server keeps no finished games", severity="warning")
+            return
+        self.push_screen(PastGamesScreen(games))
+
+    def open_replay(self, game: GameSummary) -> None:
+        """Rebuild ``game`` from the journal on a worker thread (its moves go through the
+        rules again: a few milliseconds the loop need not spend), then show it."""
+        journal_path = getattr(self.hub.journal, "path", None)
+        if journal_path is None:
+            self.notify("this server keeps no finished games", severity="warning")
+            return
+        if self._replay_task is not None and not self._replay_task.done():
+            return  # one at a time: a second Enter while it loads does nothing
+        self._replay_task = asyncio.get_running_loop().create_task(
+            self._load_replay(Path(journal_path).parent, game))
+
+    def on_open_replay(self, message: OpenReplay) -> None:
+        self.open_replay(message.game)
+
+    async def _load_replay(self, data_dir: Path, game: GameSummary) -> None:
+        try:
+            replay = await asyncio.to_thread(read_replay, data_dir, game)
+        except ReplayError as error:
+            self.notify(str(error), severity="warning", markup=False)
+            return
+        if door.is_exiting(self) or not self.is_running:
+            return
+        with door.app_context(self):
+            await self.push_screen(ReplayScreen(replay))
 
     def _first_frame(self) -> None:
         """Draw the first screen once, whole, now that it has settled.
@@ -338,7 +399,7 @@ class MissionApp(AppHooks, App[str | None]):
 
             return GameScreen(self._session)
         if kind == "end":
-            return EndScreen(self._session)
+            return EndScreen(self._session, invite=self.invite)
         return TableScreen(self._session, invite=self.invite)
 
     async def _show_lobby(self) -> LobbyScreen:
@@ -349,7 +410,7 @@ class MissionApp(AppHooks, App[str | None]):
             lobby = self.lobby_screen = LobbyScreen(self._session)
             lobby.say(self._lobby_line)
         if lobby in self.screen_stack:
-            await self._close_covers()
+            await self._close_covers(keep_replays=True)  # a table's change in the list
         else:
             await self._show_first(lobby)
         self.stage, self.stage_kind = None, None
@@ -370,9 +431,13 @@ class MissionApp(AppHooks, App[str | None]):
             self._lobby_line = self.lobby_screen.said
             self.lobby_screen = None
 
-    async def _close_covers(self) -> None:
-        """Close anything opened over the lobby or the table's screen (help, a question)."""
+    async def _close_covers(self, *, keep_replays: bool = False) -> None:
+        """Close anything opened over the lobby or the table's screen (help, a question);
+        with ``keep_replays``, past games and replays opened over the lobby stay."""
         while len(self.screen_stack) > 2:
+            if keep_replays and isinstance(self.screen_stack[2],
+                                           PastGamesScreen | ReplayScreen):
+                return
             await self.pop_screen()
 
     # -- terminal size ------------------------------------------------------------------------

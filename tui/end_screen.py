@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from engine.rules import MIN_PLAYERS, RoundResult, View
+from engine.session import Session
 from engine.tables import TableView
 from engine.text import join_names, plural
 from tui.keybar import KeyBar
@@ -116,6 +117,10 @@ class EndScreen(TableStage):
         Binding("escape", "leave", "Back to lobby", show=False),
     ]
 
+    def __init__(self, session: Session, *, invite: str = "ssh -t host") -> None:
+        super().__init__(session)
+        self.invite = invite  # the command that reaches this server: replays follow it
+
 
     def compose(self) -> ComposeResult:
         yield Static("", id="title-bar", markup=False)
@@ -128,6 +133,7 @@ class EndScreen(TableStage):
                 yield Static("Round by round", classes="box-title")
                 yield Static("", id="round-list")
         yield Static("", id="end-status", markup=False)
+        yield Static("", id="end-replay", markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -139,6 +145,8 @@ class EndScreen(TableStage):
         if game is not None and (old is None or old.game != game):
             self.query_one("#title-bar", Static).update(
                 f"Mission Impractical  ·  table {view.code}  ·  game over")
+            self.query_one("#end-replay", Static).update(  # a line to copy whole
+                f"Watch it again: {self.invite} replay {view.code}")
             self.query_one("#verdict", Static).update(verdict(game))
             self.query_one("#ranking", Static).update(ranking(game))
             stories = Text("\n\n").join(round_story(r, game.players) for r in game.history)

@@ -3,7 +3,8 @@
 Past games (:class:`~tui.history_panel.HistoryPanel`) sit in a column beside the tables on a
 wide terminal; on a narrow one (80 columns) ``h`` shows them in place of the list. They are
 read from the hub when the lobby is shown (at connection and on coming back from a table),
-not on every change of the list of tables.
+not on every change of the list of tables. ``r`` lists the finished games to watch again
+(:mod:`tui.replay_screen`), over the lobby.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class LobbyScreen(SteadyScreen[None]):
         Binding("w", "watch", "Watch"),
         Binding("j", "focus_code", "Join by code"),
         Binding("n", "focus_name", "Rename"),
+        Binding("r", "replays", "Replays"),
         Binding("h", "toggle_history", "Past games: show or hide", show=False),
         Binding("b", "toggle_bell", "Bell when it is your turn: on or off", show=False),
         Binding("q", "app.quit", "Quit"),
@@ -147,7 +149,7 @@ class LobbyScreen(SteadyScreen[None]):
         self.query_one(TableList).border_subtitle = (
             "" if history_visible else "h: past games")
         self.query_one(HistoryPanel).border_subtitle = (
-            "h: hide" if self._wide else "h: back to the tables")
+            "r: replays · h: hide" if self._wide else "r: replays · h: back to the tables")
         if isinstance(self.focused, Input):
             return
         if self._wide and history_visible:
@@ -285,6 +287,10 @@ class LobbyScreen(SteadyScreen[None]):
 
     def action_focus_name(self) -> None:
         self.query_one("#name", Input).focus()
+
+    def action_replays(self) -> None:
+        """The finished games, to watch one again (over the lobby)."""
+        self.app.open_past_games()  # type: ignore[attr-defined]
 
     def action_toggle_history(self) -> None:
         self._set_history_toggled(not self.history_toggled)

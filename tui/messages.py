@@ -15,6 +15,7 @@ from typing import ParamSpec
 from textual.message import Message
 from textual.message_pump import MessagePump
 
+from engine.records import GameSummary
 from engine.rules import IllegalAction
 
 P = ParamSpec("P")
@@ -44,6 +45,14 @@ class ShowSetup(Message):
     def __init__(self, setup: bool) -> None:
         super().__init__()
         self.setup = setup
+
+
+class OpenReplay(Message):
+    """Watch a finished game again (the past games list asks the app, which reads it)."""
+
+    def __init__(self, game: GameSummary) -> None:
+        super().__init__()
+        self.game = game
 
 
 def attempt(node: MessagePump, command: Callable[P, object], *args: P.args,

@@ -68,7 +68,8 @@ def mission_app_factory(hub: Any, invite: str | Callable[[], str] = "ssh -t host
 
     def build(context: SessionContext) -> Any:
         return MissionApp(hub, context.player, join_code=context.join_code,
-                          invite=invite if isinstance(invite, str) else invite())
+                          invite=invite if isinstance(invite, str) else invite(),
+                          replay=context.replay)
 
     return build
 

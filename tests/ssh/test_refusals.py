@@ -40,7 +40,8 @@ async def test_a_command_is_refused_with_the_command_that_joins_a_table_here(
     assert result.stderr.strip() == not_a_code("ssh -t -p 2302 game.example.com")
     assert result.stderr.strip() == ("Mission Impractical runs no commands. To join a table: "
                                      "ssh -t -p 2302 game.example.com CODE (CODE is the "
-                                     "table's 4 letters).")
+                                     "table's 4 letters). To watch its last game again: "
+                                     "ssh -t -p 2302 game.example.com replay CODE.")
     assert result.stdout == ""
 
 
