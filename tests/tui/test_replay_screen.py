@@ -21,6 +21,7 @@ from engine.tables import Table, TableOptions
 from tests.engine.test_replay import journaled_hub, play_to_the_end, seat_people
 from tests.tui.game_host import notices, screen_text
 from tests.tui.pilots import settle
+from tests.tui.test_screen_costs import counting_reflows
 from tui.app import MissionApp
 from tui.lobby_screen import LobbyScreen
 from tui.replay_screen import GameList, PastGamesScreen, ReplayScreen
@@ -223,3 +224,20 @@ def test_snapshot_past_games(snap_compare: Snap, played: tuple[Hub, Table]) -> N
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=set_up)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_stepping_through_a_replay_never_re_lays_out_the_screen(
+        played: tuple[Hub, Table], monkeypatch: pytest.MonkeyPatch,
+        size: tuple[int, int]) -> None:
+    hub, table = played
+    app = MissionApp(hub, Player("key:ann", "Ann"), replay=(table.code, None))
+    async with app.run_test(size=size) as pilot:
+        await until_replay(app, pilot)
+        before = screen_text(app)
+        with counting_reflows(monkeypatch) as reflows:
+            for key in ("down", "down", "space", "right", "up", "end", "home"):
+                await pilot.press(key)
+                await settle(pilot)
+        assert reflows == [0]  # fixed heights: a step changes lines, never a size
+        assert screen_text(app) == before  # and Home is the deal again
