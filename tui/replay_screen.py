@@ -24,7 +24,7 @@ from textual.widgets import Static
 from engine.records import GameSummary
 from engine.replay import PastGames, Place, Replay
 from lean_textual.steady import SteadyScreen
-from tui.board import Lines, WrappedLines
+from tui.board import Lines
 from tui.keybar import KeyBar
 from tui.messages import OpenReplay
 from tui.replay_text import (
@@ -112,6 +112,16 @@ class PastGamesScreen(SteadyScreen[None]):
         self.dismiss()
 
 
+class Story(Lines):
+    """The round's log up to the step shown, wrapped to its width by the screen, which
+    keeps its newest lines (a plan just revealed) when they do not all fit."""
+
+    def on_resize(self) -> None:
+        screen = self.screen
+        if isinstance(screen, ReplayScreen) and screen.is_mounted:
+            screen.show_story()
+
+
 class ReplayScreen(SteadyScreen[None]):
     """One finished game, step by step. Nothing here changes but on the player's keys."""
 
@@ -140,7 +150,7 @@ class ReplayScreen(SteadyScreen[None]):
             yield Lines(id="replay-tasks")
             yield Lines(id="replay-scores")
         yield Lines(id="replay-grid")
-        yield WrappedLines(id="replay-story")
+        yield Story(id="replay-story")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -172,8 +182,13 @@ class ReplayScreen(SteadyScreen[None]):
         grid = self.query_one("#replay-grid", Lines)
         grid.lines = grid_lines(replay_round, step, grid.content_size.width or 78)
         self.query_one("#replay-scores", Lines).lines = score_lines(replay, replay_round, step)
-        self.query_one("#replay-story", WrappedLines).lines = story_lines(replay_round,
-                                                                          place.step)
+        self.show_story()
+
+    def show_story(self) -> None:
+        story = self.query_one(Story)
+        width, height = story.content_size
+        lines = story_lines(self.replay.rounds[self.place.round], self.place.step, width)
+        story.lines = lines[-height:] if height > 0 else lines
 
     def action_step(self, direction: int) -> None:
         replay = self.replay

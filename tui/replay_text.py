@@ -10,6 +10,7 @@ The game is over, so nothing is secret: the lead's task is marked from the deal 
 from __future__ import annotations
 
 from rich.cells import cell_len, set_cell_size
+from textual.content import Content
 
 from engine.records import GameSummary
 from engine.replay import Replay, ReplayRound, Step
@@ -94,8 +95,12 @@ def score_lines(replay: Replay, replay_round: ReplayRound, step: Step) -> tuple[
     return tuple(lines)
 
 
-def story_lines(replay_round: ReplayRound, index: int) -> tuple[Line, ...]:
-    """What the round's log said up to this step, the newest step's lines marked."""
+STORY_INDENT = 8  # "  1m40 ▶ ": the time and the mark before each line of the log
+
+
+def story_lines(replay_round: ReplayRound, index: int, width: int = 0) -> tuple[Line, ...]:
+    """What the round's log said up to this step, the newest step's lines marked; a line
+    longer than ``width`` (a plan) wraps under its own text."""
     lines: list[Line] = []
     for n, step in enumerate(replay_round.steps[:index + 1]):
         seconds = replay_round.seconds_in(step)
@@ -103,10 +108,18 @@ def story_lines(replay_round: ReplayRound, index: int) -> tuple[Line, ...]:
         now = n == index
         for k, text in enumerate(step.lines):
             role = _role(step, text) if now else "dim" if step.kind == "deal" else ""
+            pieces = _wrap(text, width - STORY_INDENT)
             lines.append(((when if k == 0 else "      ", "dim"),
-                          ("▶ " if now and k == 0 else "  ", "key"), (text, role),
+                          ("▶ " if now and k == 0 else "  ", "key"), (pieces[0], role),
                           *(_verdict(replay_round, step) if k == 0 else ())))
+            lines.extend(((" " * STORY_INDENT, ""), (piece, role)) for piece in pieces[1:])
     return tuple(lines)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    if width < 10 or cell_len(text) <= width:
+        return [text]
+    return [line.plain.rstrip() for line in Content(text).wrap(width)] or [text]
 
 
 def game_line(game: GameSummary) -> tuple[str, ...]:
