@@ -154,7 +154,8 @@ class Hub:
 
     def _saved(self) -> None:
         """The journal committed: tell every change whose writes are all on disk now."""
-        saved = self.journal.writer.saved  # type: ignore[union-attr]
+        # only the writer's own report calls this: a journal with a writer is there
+        saved = self.journal.writer.saved  # type: ignore[union-attr]  # see above
         for key, ticket in list(self._untold.items()):
             if ticket <= saved:
                 del self._untold[key]

@@ -36,7 +36,8 @@ async def test_every_kind_of_nasty_text_is_inert_and_aligned_on_other_screens(
     hub = Hub(deck=load_deck(), seed="text", settle_ms=0, bot_delay=0.0)
     server = await game_server(mission_app_factory(hub))
     (alice, bob, carol), _ = await three_at_a_table(
-        server.port, hub, ("alice", "bob[red]x", "carol"), ((100, 30), (100, 30), (120, 40)))
+        server.port, hub, ("alice", "bob[red]x", "carol"),
+        ((120, 40), (100, 30), (120, 40)))  # the readers see the chat half-wide: lines whole
     alice.send("g")
     await bob.wait_for("Round 1")
 
