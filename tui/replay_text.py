@@ -9,6 +9,8 @@ The game is over, so nothing is secret: the lead's task is marked from the deal 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.cells import cell_len, set_cell_size
 from textual.content import Content
 
@@ -116,10 +118,12 @@ def story_lines(replay_round: ReplayRound, index: int, width: int = 0) -> tuple[
     return tuple(lines)
 
 
-def _wrap(text: str, width: int) -> list[str]:
+@lru_cache(maxsize=256)
+def _wrap(text: str, width: int) -> tuple[str, ...]:
+    """``text`` in lines of ``width`` cells (kept: each step draws the round's log again)."""
     if width < 10 or cell_len(text) <= width:
-        return [text]
-    return [line.plain.rstrip() for line in Content(text).wrap(width)] or [text]
+        return (text,)
+    return tuple(line.plain.rstrip() for line in Content(text).wrap(width)) or (text,)
 
 
 def game_line(game: GameSummary) -> tuple[str, ...]:
