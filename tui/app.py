@@ -13,6 +13,7 @@ everything while the terminal is under 80x24; routing waits until it is gone.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
@@ -47,6 +48,8 @@ from tui.replay_screen import PastGamesScreen, ReplayScreen
 from tui.stage import TableStage
 from tui.table_screen import TableScreen
 from tui.too_small import TooSmallScreen, too_small
+
+log = logging.getLogger(__name__)
 
 STAGE_OF_STATUS = {"lobby": "table", "playing": "game", "finished": "end"}
 
@@ -223,6 +226,10 @@ class MissionApp(AppHooks, App[str | None]):
             replay = await asyncio.to_thread(read_replay, data_dir, game)
         except ReplayError as error:
             self.notify(str(error), severity="warning", markup=False)
+            return
+        except Exception:  # a journal the thread cannot read: say so, keep the session
+            log.exception("replay of game %s could not be read", game.game_id)
+            self.notify("that game could not be read from the journal", severity="error")
             return
         if door.is_exiting(self) or not self.is_running:
             return
