@@ -303,6 +303,8 @@ class Seat:
             await asyncio.sleep(0.3)
             await self.type("ha")
             self.player.send("\r")
+            await asyncio.sleep(0.3)
+            self.player.send("\x1b")  # the chat keeps the keys after Enter: back to the board
             return
         else:
             return
