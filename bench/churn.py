@@ -11,6 +11,15 @@ and screens still alive, each beside its target:
 - RSS back within 20 MB of where it was before the 1,000 came.
 
     python -m bench.churn [--cycles 1000] [--at-once 10,40] [--baseline CHECKOUT]
+    python -m bench.churn --guests 320 [--rounds 3] [--baseline CHECKOUT]
+
+``--guests N`` is a guest flood instead: N keyless guests from 40 addresses in 8
+networks ask at once for the server's 300 places (the last 30 are kept for known keys,
+so some are refused), wait for the lobby and all leave, ``--rounds`` times; RSS before,
+at the peak of each round and once everyone has left.
+
+Each run also names the longest garbage collection the server ran (and how many took
+over 100 ms: every player waits that long).
 
 Ten at a time, the server stays below 20 players, where CPython collects as it always
 does; forty at a time it runs its at-scale collector (``server/gc_tuning.py``), which
@@ -21,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import time
 from pathlib import Path
@@ -28,15 +38,18 @@ from typing import Any
 
 import asyncssh
 
-from bench.play import LOBBY, TABLE, Server, connect, home
+from bench.play import LOBBY, TABLE, Player, Server, connect, home
 
+PASSWORD = "friends"
 LEFT = re.compile(r"everyone has left: .*?(\d+) apps? and (\d+) screens? still in memory")
-TARGETS = {"RSS growth MB": 20.0, "apps alive": 0, "screens alive": 0}
+TARGETS = {"RSS growth MB": 20.0, "apps alive": 0, "screens alive": 0,
+           "longest gc ms": 100.0}
 
 
 async def visit(port: int, k: int, key: asyncssh.SSHKey) -> None:
     """Player ``k`` comes, looks at the lobby (every fourth creates a table), and goes."""
-    player, _ = await connect(port, f"c{k}", key, None, LOBBY, home(k % 1000))
+    player, _ = await connect(port, f"c{k}", key, None, LOBBY, home(k % 1000),
+                              password=os.environ.get("MI_PASSWORD"))
     try:
         if k % 4 == 0:
             player.send("c")
@@ -54,10 +67,15 @@ def log_text(server: Server) -> str:
     return (Path(server.dir.name) / "server.log").read_text(errors="replace")
 
 
+def notes(server: Server) -> int:
+    """How many times the server has said that everyone has left."""
+    return len(LEFT.findall(log_text(server)))
+
+
 async def everyone_left(server: Server, seen: int, timeout: float = 15.0) -> tuple[int, int]:
-    """Wait for the server's note that everyone has left (its ``seen``-th or later);
-    returns (apps, screens) still in memory, or (-1, -1) if it never says (an older
-    server)."""
+    """Wait for the server's note that everyone has left, one after the ``seen`` it had
+    written (:func:`notes`) when they began to leave; returns (apps, screens) still in
+    memory, or (-1, -1) if it never says (an older server)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         found = LEFT.findall(log_text(server))
@@ -68,15 +86,80 @@ async def everyone_left(server: Server, seen: int, timeout: float = 15.0) -> tup
     return -1, -1
 
 
+def gc_figures(server: Server, since: float) -> dict[str, Any]:
+    pauses = server.gc_pauses(since)
+    return {"longest gc ms": max((p.ms for p in pauses), default=0.0),
+            "gc over 100 ms": sum(p.ms > 100 for p in pauses)}
+
+
+async def warm(server: Server, key: asyncssh.SSHKey) -> float:
+    """Twenty visits (modules loaded, caches filled), then the server's RSS once empty."""
+    for k in range(19):
+        await visit(server.port, k, key)
+    seen = notes(server)
+    await visit(server.port, 19, key)
+    await everyone_left(server, seen)
+    return server.rss_mb()
+
+
+def guest_address(k: int) -> str:
+    """Guest ``k`` of a flood: 40 addresses, 5 in each of 8 networks (/24), 8 guests each."""
+    address = k % 40
+    return f"127.3.{address % 8}.{address // 8 + 1}"
+
+
+async def guest(port: int, k: int, into: list[Player], tries: int = 50) -> None:
+    """A guest comes and waits for the lobby, trying again while the server drops it
+    before login (too many logging in), and no more once a session was refused (full)."""
+    for _ in range(tries):
+        try:
+            player, _ = await connect(port, f"g{k}", None, None, LOBBY, guest_address(k),
+                                      password=PASSWORD)
+        except (OSError, asyncssh.Error, TimeoutError) as error:
+            if type(error) is ConnectionError:
+                return  # bench.play's: the session was refused (full)
+            await asyncio.sleep(0.2)  # dropped before login: again, as a flood does
+            continue
+        into.append(player)
+        return
+
+
+async def run_guests(guests: int, rounds: int, checkout: Path | None) -> list[dict[str, Any]]:
+    os.environ["MI_PASSWORD"] = PASSWORD  # keyless players are guests who know it
+    server = Server(guests, [], checkout, max_sessions=300)
+    server.start()
+    rows = []
+    try:
+        rss_start = await warm(server, asyncssh.generate_private_key("ssh-ed25519"))
+        for round_no in range(1, rounds + 1):
+            started = time.monotonic()
+            players: list[Player] = []
+            await asyncio.gather(*(guest(server.port, k, players) for k in range(guests)))
+            await asyncio.sleep(1.0)
+            rss_peak = server.rss_mb()
+            seen = notes(server)
+            for player in players:
+                assert player.conn is not None
+                player.conn.close()
+            for player in players:
+                await player.closed.wait()
+            apps, screens = await everyone_left(server, seen, 60)
+            rows.append({"round": round_no, "guests in": len(players),
+                         "seconds": time.monotonic() - started, "RSS before MB": rss_start,
+                         "RSS peak MB": rss_peak, "RSS after MB": server.rss_mb(),
+                         "RSS growth MB": server.rss_mb() - rss_start, "apps alive": apps,
+                         "screens alive": screens, **gc_figures(server, started)})
+        return rows
+    finally:
+        server.stop()
+
+
 async def run(cycles: int, at_once: int, checkout: Path | None) -> dict[str, Any]:
     server = Server(at_once * 2 + 20, [], checkout)
     server.start()
     try:
         keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(at_once)]
-        for k in range(20):  # warm: modules loaded, caches filled
-            await visit(server.port, k, keys[k % at_once])
-        await everyone_left(server, 0)
-        rss_before = server.rss_mb()
+        rss_before = await warm(server, keys[0])
         started = time.monotonic()
         queue: asyncio.Queue[int] = asyncio.Queue()
         for k in range(cycles):
@@ -86,17 +169,27 @@ async def run(cycles: int, at_once: int, checkout: Path | None) -> dict[str, Any
             while not queue.empty():
                 await visit(server.port, queue.get_nowait(), keys[slot])
 
+        seen = notes(server)  # the warm-up's (one per pause between its visits)
         await asyncio.gather(*(worker(slot) for slot in range(at_once)))
         took = time.monotonic() - started
-        apps, screens = await everyone_left(server, 1)
+        apps, screens = await everyone_left(server, seen)
         if apps < 0:
             await asyncio.sleep(3)  # an older server says nothing: give it a moment
         rss_after = server.rss_mb()
         return {"cycles": cycles, "seconds": took, "RSS before MB": rss_before,
                 "RSS after MB": rss_after, "RSS growth MB": rss_after - rss_before,
-                "apps alive": apps, "screens alive": screens}
+                "apps alive": apps, "screens alive": screens,
+                **gc_figures(server, started)}
     finally:
         server.stop()
+
+
+def table(names: list[str], rows: list[dict[str, Any]]) -> None:
+    print("| " + " | ".join(names) + " |")
+    print("|" + "---|" * len(names))
+    for row in rows:
+        cells = [f"{row[n]:.1f}" if isinstance(row[n], float) else str(row[n]) for n in names]
+        print("| " + " | ".join(cells) + " |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,24 +198,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cycles", type=int, default=1000)
     parser.add_argument("--at-once", default="10,40",
                         help="players at a time; a list runs each in turn")
+    parser.add_argument("--guests", type=int, default=0,
+                        help="a guest flood of this many instead (see above)")
+    parser.add_argument("--rounds", type=int, default=3, help="guest floods, one after another")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="a checkout of an older version, run the same way beside this one")
     options = parser.parse_args(argv)
+    checkouts = ([options.baseline] if options.baseline else []) + [None]
     rows = []
-    for at_once in (int(n) for n in options.at_once.split(",")):
-        for checkout in ([options.baseline] if options.baseline else []) + [None]:
-            row = asyncio.run(run(options.cycles, at_once, checkout))
-            row["server"] = "baseline" if checkout else "this"
-            row["at once"] = at_once
-            rows.append(row)
-    names = ["server", "at once", "cycles", "seconds", "RSS before MB", "RSS after MB",
-             "RSS growth MB", "apps alive", "screens alive"]
-    print("players connecting and leaving over SSH, the real server:")
-    print("| " + " | ".join(names) + " |")
-    print("|" + "---|" * len(names))
-    for row in rows:
-        cells = [f"{row[n]:.1f}" if isinstance(row[n], float) else str(row[n]) for n in names]
-        print("| " + " | ".join(cells) + " |")
+    if options.guests:
+        for checkout in checkouts:
+            for row in asyncio.run(run_guests(options.guests, options.rounds, checkout)):
+                row["server"] = "baseline" if checkout else "this"
+                row["at once"] = f"{options.guests} guests, round {row['round']}"
+                rows.append(row)
+        print(f"guest floods over SSH ({options.guests} asking for 300 places), the real server:")
+        table(["server", "at once", "guests in", "seconds", "RSS before MB", "RSS peak MB",
+               "RSS after MB", "apps alive", "screens alive", "longest gc ms",
+               "gc over 100 ms"], rows)
+    else:
+        for at_once in (int(n) for n in options.at_once.split(",")):
+            for checkout in checkouts:
+                row = asyncio.run(run(options.cycles, at_once, checkout))
+                row["server"] = "baseline" if checkout else "this"
+                row["at once"] = at_once
+                rows.append(row)
+        print("players connecting and leaving over SSH, the real server:")
+        table(["server", "at once", "cycles", "seconds", "RSS before MB", "RSS after MB",
+               "RSS growth MB", "apps alive", "screens alive", "longest gc ms",
+               "gc over 100 ms"], rows)
     for row in rows:
         if row["server"] != "this":
             continue

@@ -70,6 +70,7 @@ from bench.play import (
     LOBBY,
     TABLE,
     Figures,
+    Pause,
     Player,
     Seat,
     Server,
@@ -584,6 +585,12 @@ def _log_lines(server: Server) -> int:
     return len((Path(server.dir.name) / "server.log").read_bytes().splitlines())
 
 
+def _gc(pauses: list[Pause]) -> str:
+    """The longest collection while the abuse ran, and how many took over 100 ms."""
+    longest = max((pause.ms for pause in pauses), default=0.0)
+    return f"{longest:5.0f} ms ({sum(p.ms > TARGET_MS for p in pauses)})"
+
+
 def _figures(samples: list[float]) -> str:
     if not samples:
         return "      no picks      "
@@ -605,6 +612,7 @@ async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]
         rss_before, lines_before = server.rss_mb(), _log_lines(server)
         stop = asyncio.Event()
         target = Target(server.port, table.code, f"{ABUSER}.{n + 1}")
+        abuse_began = time.monotonic()
         abuse = asyncio.create_task(ABUSES[name](target, stop))
         await asyncio.sleep(1.0)  # under way
         friend = asyncio.create_task(friend_tries(server.port, stop))
@@ -620,10 +628,15 @@ async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]
             abuse.cancel()
             print(f"  ({name}: {error!r})")
         await asyncio.sleep(AFTER_S)  # the abuser has gone: what memory comes back
+        pauses = server.gc_pauses(abuse_began, time.monotonic())
         print(f"{name:20} {_figures(quiet):>22} {_figures(loud):>24}"
               f" {rss_before:5.0f}->{rss_flood:5.0f}->{server.rss_mb():5.0f} MB"
-              f" {_log_lines(server) - lines_before:9} {friends:4}/10"
+              f" {_log_lines(server) - lines_before:9} {friends:4}/10 {_gc(pauses):>13}"
               f" {_what_else(name, server, options.baseline)}", flush=True)
+        if options.gc:
+            for pause in pauses:
+                print(f"    gc: +{pause.at - abuse_began:6.1f} s generation {pause.generation}"
+                      f" {pause.ms:6.1f} ms, {pause.freed} freed, by {pause.caller}")
     finally:
         table.leave()
         server.stop()
@@ -641,7 +654,8 @@ async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]
 
 async def run(options: argparse.Namespace) -> list[str]:
     print(f"{'abuse':20} {'quiet p50/p95 (n)':>22} {'under abuse p50/p95 (n)':>24}"
-          f" {'RSS before->abuse->gone':>23} {'log lines':>9} friend", flush=True)
+          f" {'RSS before->abuse->gone':>23} {'log lines':>9} friend {'gc max (>100)':>13}",
+          flush=True)
     misses: list[str] = []
     for n, name in enumerate(options.abuse or list(ABUSES)):
         misses += await one_abuse(options, n, name)
@@ -658,6 +672,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--abuse", action="append", choices=list(ABUSES))
     parser.add_argument("--baseline", type=Path, metavar="CHECKOUT",
                         help="serve from another checkout of the project (its own defaults)")
+    parser.add_argument("--gc", action="store_true",
+                        help="list every collection of 5 ms or more the server ran under"
+                             " each abuse (the column gc is the longest, and how many took"
+                             " over 100 ms)")
     parser.add_argument("--lifted", action="store_true",
                         help="lift the limits (per-address caps, login delays and blocks,"
                              " the admission line, window-change pacing, notifications)")

@@ -378,8 +378,41 @@ async def seat_table(arrive: Arrive, t: int, keys: list[asyncssh.SSHKey], figure
 # -- the server ------------------------------------------------------------------------------
 
 
+WATCH_GC = """
+import gc, sys, time
+def _watch_gc(out=open(sys.argv[-1], "a", buffering=1), started=[0.0]):
+    def heard(phase, info):
+        if phase == "start":
+            started[0] = time.perf_counter()
+            return
+        took = (time.perf_counter() - started[0]) * 1000
+        if took >= 5.0:  # a line per pause worth naming (young collections are ~1 ms)
+            caller = sys._getframe(1).f_code.co_name
+            out.write(f"{time.monotonic():.3f} {info['generation']} {took:.1f} "
+                      f"{info['collected']} {caller}\\n")
+    gc.callbacks.append(heard)
+_watch_gc()
+"""
+"""Run first in the served process (either checkout): every collection of 5 ms or more
+as a line of ``gc.log``: when (``time.monotonic()``, the same clock as the bench's), the
+generation, ms, objects freed, and the function that ran it (``collect_all``, or any
+function at all for CPython's own)."""
+
+
+@dataclass(frozen=True)
+class Pause:
+    """One collection the served process ran (see :data:`WATCH_GC`)."""
+
+    at: float
+    generation: int
+    ms: float
+    freed: int
+    caller: str
+
+
 class Server:
-    """``mission-impractical serve`` in a subprocess, on a free port, with its own data."""
+    """``mission-impractical serve`` in a subprocess, on a free port, with its own data;
+    every collection of 5 ms or more it runs is in :meth:`gc_pauses`."""
 
     def __init__(self, sessions: int, extra: list[str], checkout: Path | None = None,
                  max_sessions: int | None = None) -> None:
@@ -394,9 +427,9 @@ class Server:
 
     def start(self) -> None:
         # (a baseline checkout from before server/admin/ has its CLI at server.cli)
-        command = [sys.executable, "-c", "import sys\ntry: from server.admin.cli import main"
+        command = [sys.executable, "-c", WATCH_GC + "try: from server.admin.cli import main"
                    "\nexcept ImportError: from server.cli import main\n"
-                   "sys.exit(main(sys.argv[1:]))", "serve", "--host", "127.0.0.1",
+                   "sys.exit(main(sys.argv[1:-1]))", "serve", "--host", "127.0.0.1",
                    "--port", "0", "--data-dir", self.dir.name, "--public-name", "localhost"]
         env = dict(os.environ)
         # Room for every session, for both servers: an older one left at its default (300)
@@ -407,6 +440,7 @@ class Server:
             command += self.extra
         else:  # an older server: its own code first on the path, its own other settings
             env["PYTHONPATH"] = str(self.checkout)
+        command.append(str(Path(self.dir.name) / "gc.log"))  # WATCH_GC's, not serve's
         log = open(Path(self.dir.name) / "server.log", "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                      start_new_session=True, env=env,
@@ -434,6 +468,17 @@ class Server:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
         return float("nan")
+
+    def gc_pauses(self, since: float = 0.0, until: float = float("inf")) -> list[Pause]:
+        """The collections of 5 ms or more the server ran between two ``time.monotonic()``
+        readings."""
+        path = Path(self.dir.name) / "gc.log"
+        pauses = []
+        for line in path.read_text().splitlines() if path.exists() else ():
+            at, generation, ms, freed, caller = line.split()
+            if since <= float(at) <= until:
+                pauses.append(Pause(float(at), int(generation), float(ms), int(freed), caller))
+        return pauses
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
