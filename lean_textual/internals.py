@@ -13,7 +13,8 @@ below says which Textual behaviour it works around and what would retire it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+import weakref
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from importlib.metadata import version
 from typing import Any
@@ -187,6 +188,7 @@ PRIVATE_NAMES: tuple[tuple[str, str, str], ...] = (
     ("textual.widget:Widget", "_get_subtitle_style_information", "(self, background)"),
     ("textual.widget:Widget", "_get_title_style_information", "(self, background)"),
     ("textual.widget:Widget", "_layout_required", ""),
+    ("textual.widget:Widget", "_post_register", "(self, app)"),
     ("textual.widget:Widget", "_recompose_required", ""),
     ("textual.widget:Widget", "_refresh_styles_required", ""),
     ("textual.widget:Widget", "_repaint_required", ""),
@@ -798,9 +800,68 @@ def empty_lru(cache: LRUCache[Any, Any]) -> None:
     cache.clear()
 
 
+_ORIGINAL_LRU_CLEAR = LRUCache.clear
+
+
+def _clear_unlinked(self: LRUCache[Any, Any]) -> None:
+    for link in self._cache.values():
+        link.clear()
+    _ORIGINAL_LRU_CLEAR(self)
+
+
+def unlink_lru_rings_on_clear() -> None:
+    """``LRUCache.clear`` unlinks the ring of entries it drops. Works around Textual's,
+    which forgets the ring whole and leaves it to the collector, a cycle holding every
+    value: a removed widget's query cache kept other widgets of a departed player's app
+    until a full collection. Retire when Textual's ``clear`` unlinks its entries."""
+    # mypy: a patch of Textual's class is an assignment to a method
+    LRUCache.clear = _clear_unlinked  # type: ignore[method-assign]
+
+
 def node_caches(node: DOMNode) -> tuple[StylesCache | None, Compositor | None]:
     """The line cache a widget holds and the compositor a screen holds (None: none)."""
     return getattr(node, "_styles_cache", None), getattr(node, "_compositor", None)
+
+
+_WIDGETS_OF: weakref.WeakKeyDictionary[App[Any], weakref.WeakSet[Widget]] = (
+    weakref.WeakKeyDictionary())
+_ORIGINAL_POST_REGISTER = Widget._post_register
+
+
+def _post_register_noted(self: Widget, app: App[Any]) -> None:
+    _ORIGINAL_POST_REGISTER(self, app)
+    widgets = _WIDGETS_OF.get(app)
+    if widgets is None:
+        widgets = _WIDGETS_OF[app] = weakref.WeakSet()
+    widgets.add(self)
+
+
+def note_widgets_of_apps() -> None:
+    """Each app's widgets (screens too) are noted, weakly, as Textual registers them, so
+    :func:`dismantle` finds them all once the app has ended, removed ones included."""
+    # mypy: a patch of Textual's class is an assignment to a method
+    Widget._post_register = _post_register_noted  # type: ignore[method-assign]
+
+
+def widgets_of(app: App[Any]) -> list[Widget]:
+    """Every widget of ``app`` still in memory (screens too, removed ones included), as
+    noted by :func:`note_widgets_of_apps`; forgotten by the note as they are returned."""
+    return list(_WIDGETS_OF.pop(app, ()))
+
+
+def dismantle(widgets: Iterable[Widget]) -> None:
+    """Empty the attributes of each of ``widgets``, of an app that has run to its end: any
+    later use of one fails with ``AttributeError``.
+
+    A Textual app is a web of reference cycles (a widget and its parent, its styles, its
+    bindings, its message queue): a player who leaves leaves about 2,000 objects only a
+    full collection frees, and a full collection walks every object of every player
+    (about a second at 300). With the widgets' own attributes gone, nearly all of it is
+    freed by reference counts as the session ends. The app itself is left whole: code of
+    its still unwinding (a ``batch_update`` left open by a cancelled task) may read it as
+    it is freed."""
+    for widget in widgets:
+        vars(widget).clear()
 
 
 def clear_inner_outer_cache() -> None:

@@ -9,7 +9,7 @@ the one :mod:`lean_textual.internals` was written for stops the process.
 
 from __future__ import annotations
 
-from lean_textual import dispatch, lean_strips, partial_paint, styles
+from lean_textual import dispatch, internals, lean_strips, partial_paint, styles
 
 _installed = False
 
@@ -25,6 +25,7 @@ def install() -> None:
     lean_strips.install()
     partial_paint.install()
     dispatch.install()
+    internals.unlink_lru_rings_on_clear()
     _installed = True
 
 

@@ -37,8 +37,8 @@ from textual.app import App, ScreenStackError
 from textual.css.query import NoMatches
 from textual.notifications import Notification, Notifications
 
+from lean_textual import dropped, patches
 from lean_textual import internals as door
-from lean_textual import patches
 from lean_textual.internals import ToastHolder, ToastRack
 from server.driver import SSHDriver
 from server.limits import SessionLimits
@@ -57,6 +57,7 @@ def configure_process(color_system: str = "truecolor") -> None:
     same depth. An explicit ``TEXTUAL_COLOR_SYSTEM`` in the server's environment wins.
     """
     patches.install()
+    door.note_widgets_of_apps()
     if constants.COLOR_SYSTEM in (None, "auto"):
         constants.COLOR_SYSTEM = color_system  # type: ignore[misc]
 
@@ -188,6 +189,17 @@ def guard_app(app: App[Any], terminal: SessionTerminal,
     notes = ExitNotes()
     door.on_exit_renderables(app, notes.collect)
     return notes
+
+
+def free_app(app: App[Any]) -> None:
+    """After ``app`` has ended: break its reference cycles, so that its memory is freed
+    now, by reference counts, rather than by a full collection that would pause every
+    player. Its widgets' caches are emptied first (their rings of lists unlinked,
+    :func:`lean_textual.dropped.release`), then their attributes
+    (:func:`lean_textual.internals.dismantle`)."""
+    widgets = door.widgets_of(app)
+    dropped.release([*widgets, app])  # the app's own query cache holds widgets too
+    door.dismantle(widgets)
 
 
 def release_shared_caches() -> None:

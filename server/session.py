@@ -22,6 +22,7 @@ from server.app_guard import (
     ExitNotes,
     TaskFactory,
     crash_of,
+    free_app,
     guard_app,
     release_shared_caches,
     run_app,
@@ -272,6 +273,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.terminal.say(IN_LINE)
         slot = await slots.take()
         self.terminal.when_drawn(slot.release)
+        app: App[Any] | None = None
         try:
             app = self._host.app_factory(self._context())
             notes = guard_app(app, self.terminal, self._host.limits.max_notices)
@@ -290,6 +292,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.app = None
             release_shared_caches()
             self._finish(crashed, status, notes)
+            if app is not None:
+                free_app(app)
 
     def _finish(self, crashed: bool, status: int, notes: ExitNotes | None) -> None:
         """Restore the terminal, say goodbye, close the channel, leave the server's books."""

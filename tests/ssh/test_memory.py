@@ -13,6 +13,7 @@ import asyncssh
 import pytest
 from textual.app import App
 from textual.notifications import Notification
+from textual.screen import Screen
 from textual.widgets._toast import Toast, ToastRack
 
 from engine.cards import load_deck
@@ -81,6 +82,42 @@ async def test_no_app_or_screen_outlives_its_session(
     assert [ref() for ref in screens] == [None] * len(screens)
     assert sum(ref() is not None for ref in drawn) == 0  # not even in Textual's caches
     assert all(not t.sessions for t in hub.tables.values())
+
+
+async def test_a_departed_players_widgets_are_freed_without_a_collection(
+    game_server: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player who leaves would leave their app as cyclic garbage, about 2,200 objects
+    in the lobby, freed only by a full collection, which walks every player's objects
+    (about a second at 300 players, everyone waiting). Taken apart as the session ends,
+    its widgets go by reference counts, the collector off."""
+    monkeypatch.setattr(logging.getLogger("server"), "propagate", False)
+    hub = Hub(deck=load_deck(), seed="mem", settle_ms=0, bot_delay=0.0)
+    factory, apps = tracked_apps(hub)
+    server = await game_server(factory)
+    alice = await TermClient.connect(server.port, username="alice")
+    await alice.wait_for("the lobby")
+    alice.send("c")  # a table: its screen, then back to the lobby's
+    await alice.wait_for("table ")
+    app = apps[0]()
+    assert app is not None
+    widgets = [weakref.ref(widget) for screen in app.screen_stack
+               for widget in screen.walk_children(with_self=True)]
+    del app
+    assert len(widgets) > 10
+    gc.collect()
+    gc.disable()
+    try:
+        alice.close()
+        await until(lambda: not server.sessions and not server.connections, "alice gone")
+        await asyncio.sleep(0.1)
+        alive = [widget for widget in (ref() for ref in widgets) if widget is not None]
+    finally:
+        gc.enable()
+    # the screens the app names itself (its lobby, its bottom screen) go with the app, at
+    # the next full collection, as empty shells
+    assert [type(w).__name__ for w in alive if not isinstance(w, Screen) or vars(w)] == []
+    assert len(alive) <= 2
 
 
 async def test_a_chat_flood_leaves_a_few_notices_on_the_flooders_screen(
