@@ -35,6 +35,7 @@ from rich.console import Console, RenderableType
 from textual import constants
 from textual.app import App, ScreenStackError
 from textual.css.query import NoMatches
+from textual.filter import ANSIToTruecolor
 from textual.notifications import Notification, Notifications
 
 from lean_textual import dropped, patches
@@ -208,8 +209,13 @@ def release_shared_caches() -> None:
     ``StylesCache.get_inner_outer`` is an ``lru_cache`` on a method, so its keys hold up to
     1,024 widgets' style caches (each with its rendered strips) long after their apps have
     gone. Its values are two ``Style`` objects, cheap to make again.
+    ``ANSIToTruecolor.truecolor_style`` is another: its keys hold every app's line filter
+    (270 after a guest flood, with 540 styles), each made again on the next frame.
+    Allocated among the players' objects, such leftovers keep the memory around them from
+    going back to the system.
     """
     door.clear_inner_outer_cache()
+    ANSIToTruecolor.truecolor_style.cache_clear()
 
 
 def _restore_task_factory(loop: asyncio.AbstractEventLoop, factory: TaskFactory) -> None:

@@ -160,6 +160,9 @@ class _Connection(asyncssh.SSHServer):
         key = self._identity.key if self._logged_in else None
         for session in self._open:
             self._note(session)
+        # a session refused before it started stays among those opening until the next
+        # session asked for: with its connection, channel and ciphers (27 after a flood)
+        self._game.opening.difference_update(self._open)
         self._open.clear()
         if self._played:
             connection_line("left", self._peer, self._identity.username, key,

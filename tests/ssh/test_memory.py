@@ -12,6 +12,7 @@ from typing import Any
 import asyncssh
 import pytest
 from textual.app import App
+from textual.filter import ANSIToTruecolor
 from textual.notifications import Notification
 from textual.screen import Screen
 from textual.widgets._toast import Toast, ToastRack
@@ -118,6 +119,23 @@ async def test_a_departed_players_widgets_are_freed_without_a_collection(
     # the next full collection, as empty shells
     assert [type(w).__name__ for w in alive if not isinstance(w, Screen) or vars(w)] == []
     assert len(alive) <= 2
+    # nor does Textual's process-wide cache of truecolor styles keep its line filter
+    assert ANSIToTruecolor.truecolor_style.cache_info().currsize == 0
+
+
+async def test_a_refused_session_goes_with_its_connection(game_server: StartServer) -> None:
+    """A session refused before it started (no room for guests from the network) stayed
+    among those opening, with its connection, channel and ciphers, until someone asked
+    for the next session: 27 of them after a guest flood had gone."""
+    server = await game_server(connection_limits=ConnectionLimits(
+        guest_sessions_per_network=1))
+    first = await TermClient.connect(server.port, source="127.0.3.1")
+    await first.wait_for("MISSION TEST")
+    refused = await TermClient.connect(server.port, source="127.0.3.2")
+    await refused.wait_closed()
+    await until(lambda: len(server.connections) == 1, "the refused guest gone")
+    assert server.opening == set()
+    first.close()
 
 
 async def test_a_chat_flood_leaves_a_few_notices_on_the_flooders_screen(
