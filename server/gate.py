@@ -69,6 +69,9 @@ class _Source:
     tokens_at: float = 0.0
     checking: asyncio.Lock | None = None
     """Held while one of its passwords is being checked (made when first needed)."""
+    guest_refused_at: float = float("-inf")
+    """When a guest of its was last refused for its network's share (see
+    :meth:`ConnectionGate.guest_refused`)."""
 
     @property
     def logging_in(self) -> int:
@@ -94,6 +97,7 @@ class _Source:
             and self.blocked_until <= now
             and not self.failures
             and refilled
+            and now - self.guest_refused_at >= limits.guest_refusal_hold_s
         )
 
 
@@ -150,6 +154,8 @@ class ConnectionGate:
         source = self._sources.get(address)
         if source is not None and source.blocked_until > now:
             return BLOCKED
+        if source is not None and now - source.guest_refused_at < limits.guest_refusal_hold_s:
+            return GUESTS_FULL
         source = self._source(address)
         if source.logging_in >= limits.max_unauthenticated_per_source:
             return TOO_MANY_LOGINS
@@ -246,6 +252,14 @@ class ConnectionGate:
         """Is ``address`` turned away for now?"""
         source = self._sources.get(address)
         return source is not None and source.blocked_until > self._clock()
+
+    def guest_refused(self, address: str) -> None:
+        """A guest from ``address`` was refused: its network holds its share of guest
+        games. For ``guest_refusal_hold_s`` the address's next connections are closed
+        as they open, before the key exchange: a flood's refused guests cost the server
+        a handshake each (about 10 ms of the one loop every player shares), again and
+        again. A player with a key from that address waits as long, and is let in then."""
+        self._source(address).guest_refused_at = self._clock()
 
     # -- after login -----------------------------------------------------------------------
 

@@ -92,7 +92,8 @@ class ConnectionLimits:
     Places: the last ``places_for_known_keys`` of the server's sessions (at most a tenth of
     them) are kept for players whose key the server knows (it played here, or is listed in
     ``--authorized-keys``); guests (no key) from one network (/24, IPv6 /64) hold at most
-    ``guest_sessions_per_network`` sessions.
+    ``guest_sessions_per_network`` sessions; an address whose guest was refused for
+    that is closed before the key exchange (its cost) for ``guest_refusal_hold_s``.
 
     On the event loop: at most ``apps_starting_at_once`` apps build their first screen at
     the same time (others wait in line, and are told so); one holds its place at most
@@ -115,6 +116,7 @@ class ConnectionLimits:
     session_interval_s: float = 2.0
     places_for_known_keys: int = 30
     guest_sessions_per_network: int = 64
+    guest_refusal_hold_s: float = 3.0
     apps_starting_at_once: int = 2
     app_start_wait_s: float = 10.0
     sources_remembered: int = 10_000

@@ -420,6 +420,7 @@ class GameServer:
             guests = sum(1 for s in self.sessions if s.player.id.startswith("guest:")
                          and network_of(s.address) == network)
             if guests >= limits.guest_sessions_per_network:
+                self.gate.guest_refused(session.address)
                 return GUESTS_FULL
         return None
 
