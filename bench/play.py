@@ -387,7 +387,7 @@ def _watch_gc(out=open(sys.argv[-1], "a", buffering=1), started=[0.0]):
             return
         took = (time.perf_counter() - started[0]) * 1000
         if took >= 5.0:  # a line per pause worth naming (young collections are ~1 ms)
-            caller = sys._getframe(1).f_code.co_name
+            caller = "<".join(f.f_code.co_name for f in (sys._getframe(1), sys._getframe(2)))
             out.write(f"{time.monotonic():.3f} {info['generation']} {took:.1f} "
                       f"{info['collected']} {caller}\\n")
     gc.callbacks.append(heard)
@@ -395,7 +395,8 @@ _watch_gc()
 """
 """Run first in the served process (either checkout): every collection of 5 ms or more
 as a line of ``gc.log``: when (``time.monotonic()``, the same clock as the bench's), the
-generation, ms, objects freed, and the function that ran it (``collect_all``, or any
+generation, ms, objects freed, and the function that ran it and its caller
+(``collect_all<_collect_if``: the empty server's collection, which pauses nobody; any
 function at all for CPython's own)."""
 
 
@@ -408,6 +409,11 @@ class Pause:
     ms: float
     freed: int
     caller: str
+
+    @property
+    def with_players_on(self) -> bool:
+        """Not the empty server's own collection (``gc_tuning.collect_when_empty``)."""
+        return "_collect_if" not in self.caller
 
 
 class Server:

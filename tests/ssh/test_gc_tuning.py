@@ -139,6 +139,24 @@ async def test_players_leaving_bring_a_full_collection_while_it_is_short(
     assert kept() is not None and at_scale.count(2) == 1  # left for the clock
 
 
+async def test_at_scale_enough_departures_bring_a_full_collection_whatever_it_costs(
+        at_scale: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forty players coming and going, 1,000 visits, with no full collection meanwhile:
+    RSS grew by 153 MB. Past the garbage budget, one runs, long as it may be."""
+    monkeypatch.setattr(gc_tuning, "GARBAGE_BUDGET_MB", 3 * gc_tuning.LEFT_GARBAGE_MB)
+    gc_tuning.follow_load(100)  # a full collection here would be long: not for a few
+    kept = weakref.ref(Cycle())
+    await asyncio.sleep(0.02)
+    gc_tuning.follow_load(99)
+    gc_tuning.follow_load(100)
+    gc_tuning.follow_load(99)
+    await asyncio.sleep(0.03)
+    assert kept() is not None and 2 not in at_scale  # two left: not yet
+    gc_tuning.follow_load(98)
+    await until(lambda: kept() is None, "the full collection", timeout=1.0)
+    assert at_scale.count(2) == 1
+
+
 async def until(condition: object, what: str, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while not condition():  # type: ignore[operator]
