@@ -37,9 +37,11 @@ Each abuse gets a fresh server and table. Each window lasts until ``--picks`` pi
 been timed at the three other seats (or ``--seconds`` at most). It prints, per abuse,
 pick -> other seats p50/p95 quiet and under abuse, the server's RSS before the abuse, at
 its end and 10 s after the abuser has gone (what comes back), the log lines it wrote, and
-names every figure that misses 100 ms. ``--lifted`` lifts the limits
-(per-address caps, login delays and blocks, the admission line, window-change pacing, the
-notifications one app shows): what the limits buy.
+names every figure that misses 100 ms; the longest garbage collection the server ran from
+the abuse's start to the last RSS reading (and how many took over 100 ms), and the
+server's CPU (share of one core) while the table was timed under the abuse. ``--lifted``
+lifts the limits (per-address caps, login delays and blocks, the admission line,
+window-change pacing, the notifications one app shows): what the limits buy.
 
     python -m bench.flood [--picks 6] [--seconds 30] [--pace 0.6] [--abuse NAME ...]
                           [--baseline CHECKOUT]
@@ -612,12 +614,13 @@ async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]
         rss_before, lines_before = server.rss_mb(), _log_lines(server)
         stop = asyncio.Event()
         target = Target(server.port, table.code, f"{ABUSER}.{n + 1}")
-        abuse_began = time.monotonic()
+        abuse_began, cpu_began = time.monotonic(), server.cpu_seconds()
         abuse = asyncio.create_task(ABUSES[name](target, stop))
         await asyncio.sleep(1.0)  # under way
         friend = asyncio.create_task(friend_tries(server.port, stop))
         loud = await table.window(options.picks, options.seconds)
         rss_flood = server.rss_mb()
+        cpu = (server.cpu_seconds() - cpu_began) / (time.monotonic() - abuse_began)
         with contextlib.suppress(TimeoutError):  # the friend's ten tries, 30 s more at most
             await asyncio.wait_for(asyncio.shield(friend), 30)
         stop.set()
@@ -632,6 +635,7 @@ async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]
         print(f"{name:20} {_figures(quiet):>22} {_figures(loud):>24}"
               f" {rss_before:5.0f}->{rss_flood:5.0f}->{server.rss_mb():5.0f} MB"
               f" {_log_lines(server) - lines_before:9} {friends:4}/10 {_gc(pauses):>13}"
+              f" {cpu:4.0%}"
               f" {_what_else(name, server, options.baseline)}", flush=True)
         if options.gc:
             for pause in pauses:
@@ -654,7 +658,8 @@ async def one_abuse(options: argparse.Namespace, n: int, name: str) -> list[str]
 
 async def run(options: argparse.Namespace) -> list[str]:
     print(f"{'abuse':20} {'quiet p50/p95 (n)':>22} {'under abuse p50/p95 (n)':>24}"
-          f" {'RSS before->abuse->gone':>23} {'log lines':>9} friend {'gc max (>100)':>13}",
+          f" {'RSS before->abuse->gone':>23} {'log lines':>9} friend {'gc max (>100)':>13}"
+          f" {'CPU':>4}",
           flush=True)
     misses: list[str] = []
     for n, name in enumerate(options.abuse or list(ABUSES)):

@@ -5,7 +5,7 @@ object of every player: about 0.6 us an object, about :data:`PAUSE_MS_PER_PLAYER
 connected player. Play itself makes no cyclic garbage (a player's objects die by their
 reference counts), but a player who leaves would leave their app behind as cyclic
 garbage (about 1 MB, 2,200 objects in the lobby); taken apart as the session ends, about
-a quarter of that (540 objects) is left for a full collection.
+a fifth of that (410 objects) is left for a full collection.
 
 - :func:`tune`, once at start: a full collection, then everything alive (modules, the
   deck, the restored tables) frozen out of every collection; any collection slower than
