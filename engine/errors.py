@@ -6,7 +6,7 @@ catching that one type. The kinds say whose "no" it is:
 - :class:`BrokenRule`: the rules of the game or of the table (not your turn, the table is
   full, a guess outside 1-4);
 - :class:`NotAllowed`: this person may not (only the host, a removed player, a spectator);
-- :class:`TooFast`: a limit on how often (chat lines);
+- :class:`TooFast`: a limit on how often (chat lines, new names);
 - :class:`NotSaved`: the move was fine but the disk did not keep it: nothing changed, try
   again.
 """

@@ -39,6 +39,27 @@ log = logging.getLogger(__name__)
 
 CHAT_BURST = 5  # chat lines one person may send at once...
 CHAT_INTERVAL_MS = 2000  # ...and then one per this long
+RENAME_BURST = 3  # new names one person may take at once...
+RENAME_INTERVAL_MS = 5000  # ...and then one per this long
+
+
+class Budget:
+    """``burst`` at once, then one per ``interval_ms``: what one person may send of a
+    kind of thing every seat at their table is told of (chat lines, new names)."""
+
+    def __init__(self, burst: int, interval_ms: float) -> None:
+        self.burst, self.interval_ms = burst, interval_ms
+        self._tokens, self._at = float(burst), now_ms()
+
+    def spend(self) -> bool:
+        """Take one, if there is one to take."""
+        now = now_ms()
+        self._tokens = min(self.burst, self._tokens + (now - self._at) / self.interval_ms)
+        self._at = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
 
 
 class SessionHost(Protocol):
@@ -84,7 +105,8 @@ class Session:
         self.on_change = on_change
         self.on_notice = on_notice
         self.table: Table | None = None
-        self._chat_budget, self._chat_at = float(CHAT_BURST), now_ms()
+        self._chat_budget = Budget(CHAT_BURST, CHAT_INTERVAL_MS)
+        self._rename_budget = Budget(RENAME_BURST, RENAME_INTERVAL_MS)
 
     @staticmethod
     def _kept_name(hub: SessionHost, player: Player) -> str | None:
@@ -124,6 +146,10 @@ class Session:
         cleaned = clean_name(name)
         if not cleaned:
             raise BrokenRule("a name needs at least one visible character")
+        if cleaned == self.player.name:
+            return cleaned
+        if not self._rename_budget.spend():  # each one is journaled and told to the table
+            raise TooFast("slow down: wait a few seconds before taking another name")
         self.player = replace(self.player, name=cleaned)
         self.hub.names.chose(self.player.id, cleaned)
         if self.table is not None and self.seat is not None:
@@ -346,17 +372,9 @@ class Session:
         if (table.status == "playing" and state is not None and seat == state.lead
                 and state.phase is Phase.PICKING):
             raise BrokenRule("the lead agent stays silent while picking items")
-        self._spend_chat_budget()
-        self.hub.command(table, Chat(seat, cleaned))
-
-    def _spend_chat_budget(self) -> None:
-        now = now_ms()
-        self._chat_budget = min(CHAT_BURST,
-                                self._chat_budget + (now - self._chat_at) / CHAT_INTERVAL_MS)
-        self._chat_at = now
-        if self._chat_budget < 1:
+        if not self._chat_budget.spend():
             raise TooFast("slow down: wait a moment before your next chat line")
-        self._chat_budget -= 1
+        self.hub.command(table, Chat(seat, cleaned))
 
     # -- moves -----------------------------------------------------------------------------
 

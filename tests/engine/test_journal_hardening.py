@@ -13,6 +13,7 @@ from engine.errors import NotAllowed, TooFast
 from engine.hub import Hub
 from engine.identity import Player
 from engine.rules import Phase
+from engine.session import RENAME_BURST
 from engine.tables import TableOptions
 from tests.engine.test_journal import rows, seated_three, sensible_move
 
@@ -111,6 +112,25 @@ def test_a_player_cannot_open_tables_without_end(plain_deck: SimpleNamespace) ->
     with pytest.raises(NotAllowed, match="already at 2 tables"):
         hub.create_table(TableOptions(), host)
     hub.create_table(TableOptions(), Player("key:other", "Other"))  # others still can
+
+
+def test_renames_are_rate_limited_per_player_and_others_can_still_rename(
+    plain_deck: SimpleNamespace,
+) -> None:
+    """A rename flood: each new name of a seated player is a journal record and a line
+    every seat at the table is told of; one session renamed itself as fast as it could
+    type (unbounded before). The same name again costs nothing."""
+    hub = Hub(deck=plain_deck, seed="t", settle_ms=0)
+    table, (ann, bob, _cy) = seated_three(hub)
+    taken = 0
+    with pytest.raises(TooFast, match="slow down"):
+        for n in range(50):
+            ann.rename(f"Ann {n}")
+            taken += 1
+    assert taken == RENAME_BURST
+    assert ann.rename(f"Ann {taken - 1}") == f"Ann {taken - 1}"  # the same name: no cost
+    bob.rename("Bobby")
+    assert any(seat.name == "Bobby" for seat in table.seats)
 
 
 def test_chat_is_rate_limited_per_player_and_others_can_still_talk(
