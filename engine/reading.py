@@ -9,9 +9,10 @@ never saw the code), and it corrects three blind spots of the raw fit (:mod:`eng
   is *for*: a ladder reaches up) weighs about twice a standard deviation of the sentence
   model's closeness (which puts "Tortoise" near "Octopus" and "Matches" near "Dog Show"):
   :attr:`Reading.meaning` (0.45; the fit file weighs them 1 : 1).
-* **Only what stands out counts.** An item is evidence for a task only where it fits
-  clearly (:attr:`Reading.floor`); people do not reason "the Trap Door has nothing to do
-  with clouds, so not that one", and a lead must not count on them to.
+* **Only what stands out counts.** An item is evidence for a task where it fits clearly
+  (above :attr:`Reading.floor`; below it, a faint link counts a little: a pirate hat for
+  a parrot); people do not reason "the Trap Door has nothing to do with clouds, so not
+  that one", and a lead must not count on them to.
 * **The first item counts most.** Each item weighs :attr:`Reading.attention` (0.75) of the
   one before it: readers settle on a task early and read the rest in its light.
 
@@ -43,7 +44,8 @@ class Reading:
     """How a person reads items against tasks (fitted on the blind answers, set 1)."""
 
     meaning: float = 0.45  # weight of a standard deviation of closeness, a shared tag is 1
-    floor: float = 0.5  # evidence below this is not noticed
+    floor: float = 0.5  # evidence below this is hardly noticed
+    sharpness: float = 4.0  # how sharply: a faint link still counts a little (softplus)
     attention: float = 0.75  # each item weighs this much of the one before
     scale: float = 1.0  # how sure the reading makes a person (low: less sure)
 
@@ -61,7 +63,8 @@ def evidence(fits: Fits, tasks: Sequence[str], item: str, reading: Reading = PER
     out = []
     for task in tasks:
         tags, closeness = fits.parts(task, item)
-        out.append(max(tags + reading.meaning * closeness - reading.floor, 0.0))
+        z = reading.sharpness * (tags + reading.meaning * closeness - reading.floor)
+        out.append((max(z, 0.0) + math.log1p(math.exp(-abs(z)))) / reading.sharpness)
     return tuple(out)
 
 
