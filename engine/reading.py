@@ -114,6 +114,17 @@ def lead_values(columns: Sequence[Sequence[Evidence]], picks: Sequence[int], sec
     return values
 
 
+def best_picks(columns: Sequence[Sequence[Evidence]], secret: int,
+               reading: Reading = LEAD) -> tuple[int, ...]:
+    """The rows a lead who always takes the best item picks for task ``secret`` (from 0),
+    column by column (the first of equals)."""
+    picks: list[int] = []
+    for _ in columns:
+        values = lead_values(columns, picks, secret, reading)
+        picks.append(values.index(max(values)))
+    return tuple(picks)
+
+
 def _sum_rows(rows: Sequence[Evidence]) -> list[float]:
     return [sum(col) for col in zip(*rows, strict=True)]
 
