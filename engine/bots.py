@@ -92,7 +92,7 @@ def evidence_grid(deck: Deck, tasks: Sequence[str], grid: Sequence[Sequence[str]
                  for column in grid)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=512)  # about 16 a round; each key about 3 KB
 def _lead_values(columns: Columns, picks: tuple[int, ...], secret: int) -> tuple[float, ...]:
     return tuple(lead_values(columns, picks, secret))
 
