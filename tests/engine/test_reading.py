@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -10,7 +11,7 @@ from engine.blind_read import bots_read, default_dir, parse_answers, parse_key, 
 from engine.bots import LEVELS, Bot, belief, evidence_grid
 from engine.cards import Deck, load_deck, parse_deck
 from engine.reading import PERSON, Reading, evidence, lead_values, read
-from engine.rules import Pick, new_game, view_for
+from engine.rules import Pick, View, new_game, view_for
 from engine.simulate import Lineup, Summary, game_seed, play_game
 
 TASKS = """\
@@ -19,21 +20,14 @@ Win a Chili Contest | fire, food
 Wake a Sleepy Giant | noise, speed
 Climb a Tall Tower | rope, height
 """ + "".join(f"Spare Task {i} | soft\n" for i in range(4))
-ITEMS = """\
-Frozen Soup | cold, water, fire, food
-Snow Globe | cold, water
-Marshmallow | soft
-Pillow Fort | soft
-Ice Pop | cold
-Tuba | noise
-""" + "".join(f"Spare Item {i} | sharp\n" for i in range(26))
-BAR = ("Cool a Hot Penguin", "Win a Chili Contest", "Wake a Sleepy Giant", "Climb a Tall Tower")
-GRID = (
-    ("Frozen Soup", "Marshmallow", "Snow Globe", "Pillow Fort"),
-    ("Ice Pop", "Tuba", "Spare Item 0", "Spare Item 1"),
-    ("Spare Item 2", "Spare Item 3", "Spare Item 4", "Spare Item 5"),
-    ("Spare Item 6", "Spare Item 7", "Spare Item 8", "Spare Item 9"),
-)
+CARDS = {"Frozen Soup": "cold, water, fire, food", "Snow Globe": "cold, water",
+         "Marshmallow": "soft", "Pillow Fort": "soft", "Ice Pop": "cold", "Tuba": "noise"}
+SPARES = [f"Spare Item {i}" for i in range(26)]
+ITEMS = "".join(f"{name} | {tags}\n" for name, tags in CARDS.items()) + "".join(
+    f"{name} | sharp\n" for name in SPARES)
+BAR = tuple(line.partition(" |")[0] for line in TASKS.splitlines()[:4])
+GRID = (("Frozen Soup", "Marshmallow", "Snow Globe", "Pillow Fort"),
+        ("Ice Pop", "Tuba", *SPARES[:2]), tuple(SPARES[2:6]), tuple(SPARES[6:10]))
 
 
 @pytest.fixture(scope="module")
@@ -41,9 +35,7 @@ def deck() -> Deck:
     return parse_deck(TASKS, ITEMS, expect_counts=False)
 
 
-def lead_view(deck: Deck, secret: int = 1):
-    from dataclasses import replace
-
+def lead_view(deck: Deck, secret: int = 1) -> View:
     state = new_game(list("ABCD"), seed="reading", tasks=deck.task_names,
                      items=deck.item_names)
     return view_for(replace(state, lead=0, secret=secret, tasks=BAR, grid=GRID), 0)
