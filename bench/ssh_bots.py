@@ -35,7 +35,7 @@ from pathlib import Path
 import asyncssh
 
 from bench.bot_stops import Tally, simulated
-from bench.play import LOBBY, Figures, Seat, Server, connect, create_table
+from bench.play import LOBBY, Figures, Seat, Server, connect, create_table, home
 from engine.cards import load_deck
 from engine.hub import Hub
 from engine.plain_reader import PlainReader
@@ -124,10 +124,11 @@ class WordsSeat(Seat):
 async def _table(server: Server, t: int, people: str, until: float, figures: Figures,
                  reader: PlainReader) -> None:
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(2)]
-    ann, _ = await connect(server.port, f"ann{t}", keys[0], None, LOBBY, read_screen=True)
+    ann, _ = await connect(server.port, f"ann{t}", keys[0], None, LOBBY, home(2 * t),
+                           read_screen=True)
     code = await create_table(ann)
     bob, _ = await connect(server.port, f"bob{t}", keys[1], code, code.encode(),
-                           read_screen=True)
+                           home(2 * t + 1), read_screen=True)
     await asyncio.sleep(1)
     for key in "bb":
         ann.send(key)
