@@ -6,9 +6,13 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from pathlib import Path
 
-from engine.cards import TAGS, load_deck
-from engine.plans import _ANY_JOB, _CLOSERS, OWN, SLOTS, hand_written, mission, plan_text
+import engine
+from engine.cards import TAGS, load_deck, load_deck_dir
+from engine.deck_fit import JOBS_HEADER, writes_jobs
+from engine.fits import format_jobs
+from engine.plans import _ANY_JOB, _CLOSERS, JOBS, OWN, SLOTS, hand_written, mission, plan_text
 from engine.text import PLAN_MAX
 
 REPEAT_MAX = 3  # items that may share one job's text ("to light the way")
@@ -76,3 +80,27 @@ def test_plans_stay_within_the_limit_and_name_every_item() -> None:
         assert "{" not in plan and "}" not in plan, plan
         assert mission(deck, task).title.lower() in plan.lower() \
             or task.lower() in plan.lower(), plan
+
+
+def test_a_host_deck_without_jobs_takes_stock_phrases_by_tag(tmp_path: Path) -> None:
+    own = load_deck()
+    (tmp_path / "tasks.txt").write_text(
+        "\n".join(f"{c.name} | {', '.join(sorted(c.tags))}" for c in own.tasks[:8]))
+    (tmp_path / "items.txt").write_text(
+        "\n".join(f"{c.name} | {', '.join(sorted(c.tags))}" for c in own.items[:32]))
+    deck = load_deck_dir(tmp_path)
+    task, items = deck.task_names[0], list(deck.item_names[:4])
+    plan = plan_text(deck, task, items, random.Random(2))
+    assert len(plan) <= PLAN_MAX and all(i in plan for i in items), plan
+    stock = {j for pool in JOBS.values() for j in pool}
+    assert any(j in plan for j in stock if "{" not in j), plan
+
+
+def test_deck_fit_never_writes_over_hand_written_jobs(tmp_path: Path) -> None:
+    assert writes_jobs(tmp_path)  # none yet
+    (tmp_path / "jobs.txt").write_text(format_jobs({"Ladder": [("height", "to climb")]},
+                                                   JOBS_HEADER))
+    assert writes_jobs(tmp_path)  # its own
+    (tmp_path / "jobs.txt").write_text("# mine\nLadder | height: to climb up\n")
+    assert not writes_jobs(tmp_path)
+    assert not writes_jobs(Path(engine.__file__).parent / "data")
