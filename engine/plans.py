@@ -212,8 +212,8 @@ class Mission:
     """What a plan says about its mission: the goal ("the kitten"), whom it may lure,
     wake or hide from ("the chef", empty when nobody), what a disguise passes as ("a
     penguin", empty when none), the marks a job may carry to serve it (its tags, its
-    kinds such as ``down``, its own name) and the animal it is about ("the pony", empty
-    when none)."""
+    kinds such as ``down``, its own name), the animal it is about ("the pony", empty
+    when none) and how it ends, the plan's last words ("Still hot.", empty when unsaid)."""
 
     task: str
     obj: str
@@ -221,6 +221,7 @@ class Mission:
     as_: str = ""
     marks: frozenset[str] = frozenset()
     pet: str = ""
+    done: str = ""
 
     @property
     def title(self) -> str:
@@ -244,7 +245,7 @@ def mission(deck: Deck, task: str) -> Mission:
     marks = need | kinds | {task}
     if line.get("obj"):
         return Mission(task, line["obj"], line.get("who", ""), line.get("as", ""), marks,
-                       line.get("pet", ""))
+                       line.get("pet", ""), line.get("done", ""))
     obj = goal(task)
     animate = bool(obj) and obj.split()[-1] in _ANIMATE
     return Mission(task, obj, obj if animate else "", "", marks, obj if animate else "")
@@ -379,6 +380,9 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
     closers = [c for c in (_render(c, goal_of) for c, needs_who in _CLOSERS
                            if goal_of.who or not needs_who) if c not in said_game]
     closer = rng.choice(closers) if closers else "."
+    ending = f". {goal_of.done}"  # the mission's own last words, once a game
+    if goal_of.done and ending not in said_game:
+        closer = ending
     steps = list(rng.choice(_STEPS))
     options = _jobs(deck, task, items, goal_of.obj, rng, said_game, said_round)
     jobs: list[str | None] = [o[0] if o else None for o in options]
@@ -398,17 +402,19 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
                                for j in others)]
         # the next opener in order of preference that is shorter than this one
         shorter_opener = next((o for o in (*openers, *shorts) if len(o) < len(opener)), None)
-        if closer != ".":
+        if closer not in (".", ending):
             closer = "."
         elif steps not in (list(_SHORT_STEPS), list(_BARE_STEPS)):
             steps = list(_SHORT_STEPS)
         elif shorter_opener and len(opener) > _OPENER_KEEP:
             opener = shorter_opener
+        elif steps != list(_BARE_STEPS):
+            steps = list(_BARE_STEPS)
         elif shorter:  # the next best job that is shorter
             jobs[longest] = shorter[0]
             used.add(jobs[longest])
-        elif steps != list(_BARE_STEPS):
-            steps = list(_BARE_STEPS)
+        elif closer != ".":
+            closer = "."
         elif shorter_opener:
             opener = shorter_opener
         elif not spare:

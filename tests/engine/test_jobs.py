@@ -39,7 +39,8 @@ def test_every_mission_names_its_goal() -> None:
     for task in deck.task_names:
         line = dict(deck.jobs[task])
         assert line.get("obj"), task
-        assert set(line) <= {"obj", "who", "as", "pet", "kinds"}, task
+        assert set(line) <= {"obj", "who", "as", "pet", "done", "kinds"}, task
+        assert line.get("done", ".")[-1] in ".!?", task
 
 
 def test_every_job_parses() -> None:
