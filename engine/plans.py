@@ -104,8 +104,7 @@ OPENERS: tuple[tuple[str, str | None], ...] = (
 )
 # Shorter openers, in the order they are tried when a plan is too long for a longer one.
 _SHORT_OPENERS = ("Operation {Goal}:", "The {Goal} job:", "Mission {Goal}:", "{Goal} plan:",
-                  "Project {Goal}:", "Code name {Goal}:", "{Goal}? Sorted:", "Target: {obj}.",
-                  "{Goal}, solved:", "For {obj}:")
+                  "Project {Goal}:", "Code name {Goal}:", "{Goal}? Sorted:", "For {obj}:")
 _LAST_OPENER = "{Goal}:"  # the shortest, when nothing else fits
 # Closers, each with whether it names whom the mission fools (only when it has someone).
 _CLOSERS = ((". {Who} never saw it coming.", True), (". Nobody suspects a thing.", False),
