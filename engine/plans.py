@@ -116,8 +116,8 @@ _OPENER_KEEP = 20
 _STEPS = (("first the ", ", then the ", ", the ", ", and last the "),
           ("the ", ", next the ", ", then the ", ", and finally the "),
           ("start with the ", ", add the ", ", then the ", ", and finish with the "))
-_SHORT_STEPS = ("the ", ", the ", ", the ", ", the ")
-_BARE_STEPS = ("", ", ", ", ", ", ")
+_SHORT_STEPS = ("the ", ", the ", ", the ", ", and the ")
+_BARE_STEPS = ("", ", ", ", ", ", and ")
 
 _DETERMINERS = ("a", "an", "the", "your", "his", "her", "its")
 # Goals a job may name ("to distract the spy"): creatures and people, not places or things.
