@@ -1,18 +1,23 @@
 """A bot's plan: the mission named, then each item with a job in it, in order, short.
 
-"Operation Kitten: first the Ladder to reach the branch, then the Pet Treats to tempt the
-kitten, the Butterfly Net to scoop up the kitten, and last the Pillow for a soft landing."
+"Mission Kitten: Ladder to climb up to the kitten, Pet Treats to treat the kitten,
+Butterfly Net to net the kitten, and Pillow for a nap halfway through."
 
-* **The mission** opens the plan, by its name or its goal (the noun after its verb).
-* **Each item's job** comes from what the item offers that the mission needs (the tags
-  they share); an item that shares none gets a job from what it offers anyway (the
-  Cowbell makes a racket), which is where most of the laughs come from.
+* **The mission** opens the plan, by its name or its goal ("Operation Kitten"), and its
+  own last words may close it ("One happy kitten."): :func:`mission` reads both, with
+  whom it fools and what a disguise passes as, from its line in ``jobs.txt``.
+* **Each item's job** is written by hand for that item (``engine/data/jobs.txt``), each
+  marked by the kind of mission it serves: a task by name, a kind (``down``, ``smuggle``)
+  or a tag. An item takes its best job for the mission; when none fits, an honest line
+  for its own use ("the Cactus, because nobody hugs a cactus"), never a wrong verb. A
+  host's deck without hand-written jobs takes stock phrases by tag (:data:`JOBS`).
 * **No stock phrase twice in a game** and **no two plans of a round alike**: a bot sees
   every plan told so far in the game (its :class:`~engine.rules.View` keeps them) and
   never says an opener, a job or a closer that one of them already said; its seat picks a
   different opener than the next seat's.
 * **Short:** at most :data:`engine.text.PLAN_MAX` characters; when too long, the closer
-  goes first, then the opener gets shorter, then the longest jobs; the items always stay.
+  goes first, then the step words and the opener get shorter, then the mission's last
+  words go, then a job gives way to a shorter one; the items always stay.
 """
 
 from __future__ import annotations
@@ -272,7 +277,23 @@ def _rank(mission: Mission, marks: frozenset[str]) -> int | None:
     return None
 
 
-def _jobs(deck: Deck, task: str, items: Sequence[str], obj: str, rng: random.Random,
+def _written_pools(goal_of: Mission, ranked: Sequence[tuple[str, str]], said: _Said,
+                   said_now: _Said) -> list[tuple[list[str], _Said, int]]:
+    """Where an item's hand-written jobs are looked for, in order, each with the plans a
+    job must not be in and among how many of the first a bot picks: the best job that
+    serves the mission; one of the item's own two; what else it does (naming nothing of
+    a mission it does not serve); a shrug; last, any job not said this round."""
+    scored = [(r, k, job) for k, (m, job) in enumerate(ranked)
+              if (r := _rank(goal_of, _marks(m))) is not None and goal_of.fills(job)]
+    best = [job for _, _, job in sorted(scored)]
+    own = [job for m, job in ranked if OWN in _marks(m) and goal_of.fills(job)]
+    plain = [job for m, job in ranked if job not in best and job not in own
+             and "{" not in job and _marks(m) <= _TAG_NAMES]
+    return [(best, said, 1), (own, said, 2), (plain, said, 1), (list(_ANY_JOB), said, 2),
+            (best + own + plain, said_now, 1)]
+
+
+def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
           said: _Said, said_now: _Said) -> list[list[str]]:
     """Jobs each item could do, the chosen one first, each unsaid in the game. An item's
     hand-written jobs (``jobs.txt``) for this mission first: those written for it by name,
@@ -298,18 +319,10 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], obj: str, rng: random.Ran
     for item in items:
         offer = _tags(deck, item)
         ranked = list(deck.jobs.get(item, ()))
-        if hand_written(ranked):
-            scored = [(r, k, job) for k, (m, job) in enumerate(ranked)
-                      if (r := _rank(goal_of, _marks(m))) is not None
-                      and goal_of.fills(job)]
-            best = [job for _, _, job in sorted(scored)]
-            own = [job for m, job in ranked if OWN in _marks(m) and goal_of.fills(job)]
-            # what else the item does, when it names nothing of a mission it does not serve
-            plain = [job for m, job in ranked if job not in best and job not in own
-                     and "{" not in job and _marks(m) <= _TAG_NAMES]
-            # the best job that serves the mission; any of the item's own two, for variety
-            pools = ((best, said, 1), (own, said, 2), (plain, said, 1),
-                     (list(_ANY_JOB), said, 2), (best + own + plain, said_now, 1))
+        written = hand_written(ranked)
+        pools: list[tuple[list[str], _Said, int]]
+        if written:
+            pools = _written_pools(goal_of, ranked, said, said_now)
         else:
             if not ranked:  # a deck without jobs.txt: the pools of its tags, shuffled
                 ranked = [(t, j) for t in sorted(offer) for j in JOBS[t]]
@@ -319,12 +332,12 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], obj: str, rng: random.Ran
             rng.shuffle(anyone)
             anyone = by_mission(anyone)
             other = by_mission([j for t, j in ranked if t not in need])
-            pools = tuple((pool, fresh_in, 2) for pool, fresh_in in (
+            pools = [(pool, fresh_in, 2) for pool, fresh_in in (  # one of the two best
                 (mine, said), (anyone, said), (other, said), (list(_ANY_JOB), said),
-                (mine + other, said_now)))  # one of the two best, for variety
+                (mine + other, said_now))]
         options: list[str] = []
         for pool, fresh_in, among in pools:
-            if not hand_written(ranked):
+            if not written:
                 pool = [j for j in pool if animate or "{obj}" not in j]
             fresh = [_render(j, goal_of) for j in pool]
             fresh = [j for j in fresh if j not in fresh_in and j not in taken
@@ -332,9 +345,9 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], obj: str, rng: random.Ran
             if fresh:
                 first = rng.randrange(min(among, len(fresh)))
                 options = [fresh[first], *fresh[:first], *fresh[first + 1:]]
-                if hand_written(ranked):  # when too long: the item's own, shorter, last
-                    options += [_SPARE + j for pool, _, _ in pools[1:3] for j in
-                                (_render(j, goal_of) for j in pool)
+                if written:  # when too long: the item's own, shorter, last
+                    options += [_SPARE + j for lesser, _, _ in pools[1:3] for j in
+                                (_render(j, goal_of) for j in lesser)
                                 if j not in options and j not in said and j not in taken]
                 break
         for job in options[:1]:
@@ -383,7 +396,7 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
     if goal_of.done and ending not in said_game:
         closer = ending
     steps = list(rng.choice(_STEPS))
-    options = _jobs(deck, task, items, goal_of.obj, rng, said_game, said_round)
+    options = _jobs(deck, task, items, rng, said_game, said_round)
     jobs: list[str | None] = [o[0] if o else None for o in options]
     used: set[str | None] = set(jobs)
     spare = False  # may a job give way to a lesser one that is shorter?
@@ -409,11 +422,11 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             opener = shorter_opener
         elif steps != list(_BARE_STEPS):
             steps = list(_BARE_STEPS)
+        elif closer != ".":
+            closer = "."
         elif shorter:  # the next best job that is shorter
             jobs[longest] = shorter[0]
             used.add(jobs[longest])
-        elif closer != ".":
-            closer = "."
         elif shorter_opener:
             opener = shorter_opener
         elif not spare:
