@@ -84,15 +84,15 @@ def test_the_plan_names_the_mission_or_its_goal_and_every_item_in_order() -> Non
 def test_every_item_gets_its_own_job_for_the_mission_when_there_is_room() -> None:
     deck = load_deck()
     plan = plan_text(deck, "Rescue a Kitten From an Oak Tree",
-                     ["Ladder", "Pet Treats", "Butterfly Net", "Pillow"], random.Random(1))
+                     ["Ladder", "Pet Treats", "Butterfly Net", "Cactus"], random.Random(1))
     ladder = plan.split("Ladder", 1)[1].split(",")[0]
     assert any(j in ladder for m, j in deck.jobs["Ladder"] if m == "height"), plan
     treats = plan.split("Pet Treats", 1)[1].split(",")[0]
     assert "the kitten" in treats, plan
     net = plan.split("Butterfly Net", 1)[1].split(",")[0]
     assert "the kitten" in net, plan
-    pillow = plan.split("Pillow", 1)[1]  # it serves none of the mission's needs: its own use
-    assert any(j in pillow for m, j in deck.jobs["Pillow"] if m == "any"), plan
+    cactus = plan.split("Cactus", 1)[1]  # it serves none of the mission's needs: its own use
+    assert any(j in cactus for m, j in deck.jobs["Cactus"] if m == "any"), plan
 
 
 def test_the_obvious_job_comes_first() -> None:
