@@ -12,7 +12,17 @@ import engine
 from engine.cards import TAGS, load_deck, load_deck_dir
 from engine.deck_fit import JOBS_HEADER, writes_jobs
 from engine.fits import format_jobs
-from engine.plans import _ANY_JOB, _CLOSERS, JOBS, OWN, SLOTS, hand_written, mission, plan_text
+from engine.plans import (
+    _ANY_JOB,
+    _CLOSERS,
+    JOBS,
+    OWN,
+    SLOTS,
+    _render,
+    hand_written,
+    mission,
+    plan_text,
+)
 from engine.text import PLAN_MAX
 
 REPEAT_MAX = 3  # items that may share one job's text ("to light the way")
@@ -78,7 +88,7 @@ def test_plans_stay_within_the_limit_and_name_every_item() -> None:
         plan = plan_text(deck, task, items, rng)
         assert len(plan) <= PLAN_MAX, plan
         assert [i for i in items if i in plan] == items, plan
-        assert "{" not in plan and "}" not in plan, plan
+        assert "{" not in plan and "}" not in plan and "s's" not in plan, plan
         assert mission(deck, task).title.lower() in plan.lower() \
             or task.lower() in plan.lower(), plan
 
@@ -105,3 +115,18 @@ def test_deck_fit_never_writes_over_hand_written_jobs(tmp_path: Path) -> None:
     (tmp_path / "jobs.txt").write_text("# mine\nLadder | height: to climb up\n")
     assert not writes_jobs(tmp_path)
     assert not writes_jobs(Path(engine.__file__).parent / "data")
+
+
+def test_every_job_reads_right_for_every_mission_it_serves() -> None:
+    """The slots fill in as English: no "the ducklings's", no "a the penguin"."""
+    deck = load_deck()
+    for task in deck.task_names:
+        goal = mission(deck, task)
+        for item in deck.item_names:
+            for mark, job in deck.jobs[item]:
+                marks = {m.strip() for m in mark.split(",")}
+                if not goal.fills(job) or not (marks & goal.marks or OWN in marks):
+                    continue
+                text = _render(job, goal)
+                assert not re.search(r"s's\b|\ban? (the|my)\b|\bthe (the|my)\b|  ", text), \
+                    (task, item, text)
