@@ -101,7 +101,7 @@ async def test_r_in_the_lobby_lists_my_games_first_and_enter_opens_one_step_by_s
         await settle(pilot)
         text = screen_text(app)
         assert "Round 3 of 3" in text and "the points" in text
-        assert "◆ secret, shown" in text and "Game over: Bot Bix wins with 7 points" in text
+        assert "◆ secret, shown" in text and "Game over: Bot Bix wins with 6 points" in text
         assert "★ won" in text and "+3 (lead agent" in text
         await pilot.press("up")
         await settle(pilot)
