@@ -70,8 +70,9 @@ from lean_textual.steady import SteadyScreen
 from tests.field_model import FieldModel
 from tests.tui.game_host import GameHost, make_table, running, settle
 from tui.app import MissionApp
-from tui.board import Countdown, ItemGrid
+from tui.board import ItemGrid
 from tui.chat import GameLog
+from tui.countdown import Countdown
 from tui.game_screen import GameScreen
 from tui.inputs import QuietInput
 
