@@ -261,15 +261,28 @@ class MissionApp(AppHooks, App[str | None]):
     async def action_quit(self) -> None:
         """Quit; a guest who leaves a seat in a game behind is told its seat code in the
         goodbye line, where it stays in their terminal after the connection closes."""
+        self.leave()
+
+    def leave(self) -> None:
+        """Close as the quit key does, with its goodbye line: also what the server does
+        when the client closes its input (its terminal can still be written to)."""
+        text = self.goodbye()
+        if text is None:
+            self.exit()
+        else:
+            self.exit_with_message(text)
+
+    def goodbye(self) -> str | None:
+        """The line a player leaving now should keep: a guest who leaves a seat in a game
+        behind is told its seat code (None: nothing to keep)."""
         view = self.session.view() if self.session is not None else None
         if (view is not None and view.seat_code and view.my_seat is not None
                 and view.status == "playing" and self.session is not None
                 and self.session.player.is_guest):
-            self.exit_with_message(
-                f"Bye! Your seat at table {view.code} is kept for you. To sit back down, "
-                f"join table {view.code} again and type your seat code: {view.seat_code}")
-        else:
-            self.exit()
+            return (f"Bye! Your seat at table {view.code} is kept for you. To sit back "
+                    f"down, join table {view.code} again and type your seat code: "
+                    f"{view.seat_code}")
+        return None
 
     def exit_with_message(self, text: str) -> None:
         """Close the app and leave ``text`` for the server to print once the terminal is
