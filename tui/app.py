@@ -429,10 +429,11 @@ class MissionApp(AppHooks, App[str | None]):
         if lobby is None:
             lobby = self.lobby_screen = LobbyScreen(self._session)
             lobby.say(self._lobby_line)
-        if lobby in self.screen_stack:
-            await self._close_covers(keep_replays=True)  # a table's change in the list
-        else:
+        if lobby not in self.screen_stack:
             await self._show_first(lobby)
+        # else: a change in the list of tables; what the player opened over the lobby
+        # (the help, past games, a replay) stays open, and so does the cover of a
+        # terminal too small
         self.stage, self.stage_kind = None, None
         return lobby
 
@@ -451,13 +452,9 @@ class MissionApp(AppHooks, App[str | None]):
             self._lobby_line = self.lobby_screen.said
             self.lobby_screen = None
 
-    async def _close_covers(self, *, keep_replays: bool = False) -> None:
-        """Close anything opened over the lobby or the table's screen (help, a question);
-        with ``keep_replays``, past games and replays opened over the lobby stay."""
+    async def _close_covers(self) -> None:
+        """Close anything opened over the lobby or the table's screen (help, a question)."""
         while len(self.screen_stack) > 2:
-            if keep_replays and isinstance(self.screen_stack[2],
-                                           PastGamesScreen | ReplayScreen):
-                return
             await self.pop_screen()
 
     # -- terminal size ------------------------------------------------------------------------

@@ -402,6 +402,27 @@ async def test_help_shows_the_rules_and_the_keys_of_the_current_screen(hub: Hub)
         assert isinstance(app.screen, TableScreen)
 
 
+async def test_help_over_the_lobby_stays_open_while_the_tables_change(hub: Hub) -> None:
+    """Found: the help closed under the reader whenever someone opened, filled or closed
+    a table (the lobby's list changed); it stays, and the lobby shows the change after."""
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        bob = hub.attach(Player("key:bob", "Bob"))
+        code = bob.create_table()
+        await settle(pilot)
+        hub.attach(Player("key:cy", "Cy")).join(code)
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert code in screen_text(app)
+
+
 async def test_help_in_the_game_lists_the_game_keys(hub: Hub) -> None:
     app = player_app(hub, "Ann")
     async with app.run_test(size=(80, 24)) as pilot:
