@@ -108,8 +108,10 @@ def waiting_text(view: View) -> tuple[str, bool]:
             return "Your turn: name the best plan", True
         return f"Waiting for {who(view, view.lead)} to name the best plan", False
     if phase is Phase.ROUND_OVER:  # (the round's summary says the rest, room permitting)
-        next_lead = who(view, (view.lead + 1) % len(view.players))
-        return f"Round over: next lead agent {next_lead}", False
+        next_lead = (view.lead + 1) % len(view.players)
+        if next_lead == view.seat:
+            return "Round over: you lead next", False
+        return f"Round over: next lead agent {who(view, next_lead)}", False
     return "Game over", False
 
 

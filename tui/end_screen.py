@@ -155,7 +155,8 @@ class EndScreen(TableStage):
             self.query_one("#title-bar", Static).update(
                 f"Mission Impractical  ·  table {view.code}  ·  game over")
             self.query_one("#end-replay", Static).update(  # a line to copy whole
-                f"Watch it again: {self.invite} {replay_command(view)}")
+                f"Watch it again: {self.invite} {replay_command(view)}" if game.history
+                else "")  # no round scored: no game is kept, nothing to watch
             self.query_one("#verdict", Static).update(verdict(game))
             self.query_one("#ranking", Static).update(ranking(game))
             stories = Text("\n\n").join(round_story(r, game.players) for r in game.history)

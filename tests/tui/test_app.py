@@ -305,6 +305,8 @@ async def test_a_game_ended_before_any_round_says_so_and_offers_a_rematch(hub: H
         assert "share the victory" not in verdict
         assert text_of(host, "#ranking").splitlines()[1].startswith("1. Bob")
         assert "Waiting for the host (Ann)" in text_of(guest, "#end-status")
+        # no round scored, no game kept: nothing to watch again (the line would fail)
+        assert "Watch it again" not in screen_text(host)
 
         await p2.press("r")  # only the host starts a rematch
         await settle(p1, p2)
