@@ -10,7 +10,7 @@ import weakref
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Label
+from textual.widgets import Input, Label, Static
 
 from engine import rules
 from engine.cards import load_deck
@@ -307,6 +307,13 @@ async def test_a_game_ended_before_any_round_says_so_and_offers_a_rematch(hub: H
         assert "Waiting for the host (Ann)" in text_of(guest, "#end-status")
         # no round scored, no game kept: nothing to watch again (the line would fail)
         assert "Watch it again" not in screen_text(host)
+        # a long verdict (an early end, a shared victory) takes two rows, not cut
+        long = ("The game was ended early after 1 round. Alice and Bob share the victory "
+                "with 2 points!")
+        host.screen.query_one("#verdict", Static).update(long)
+        await settle(p1, p2)
+        assert host.screen.query_one("#verdict").content_size.height == 2
+        assert "share the victory" in screen_text(host) and "2 points!" in screen_text(host)
 
         await p2.press("r")  # only the host starts a rematch
         await settle(p1, p2)
