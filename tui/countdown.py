@@ -143,7 +143,7 @@ class TableClock:
     def __init__(self, deadline: float) -> None:
         self.deadline = deadline
         self.countdowns: dict[Countdown, None] = {}
-        self._timer: asyncio.TimerHandle | None = None
+        self._handle: asyncio.TimerHandle | None = None
 
     @classmethod
     def join(cls, deadline: float, countdown: Countdown) -> TableClock:
@@ -151,7 +151,7 @@ class TableClock:
         if clock is None:
             clock = cls._clocks[deadline] = cls(deadline)
         clock.countdowns[countdown] = None
-        if clock._timer is None:
+        if clock._handle is None:
             clock._schedule()
         return clock
 
@@ -161,9 +161,9 @@ class TableClock:
             self._stop()
 
     def _stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
         if self._clocks.get(self.deadline) is self:
             del self._clocks[self.deadline]
 
@@ -177,13 +177,13 @@ class TableClock:
         wait_ms = left_ms - (math.ceil(left_ms / 1000 / step_s) - 1) * step_s * 1000
         # In a context of its own: a cancelled timer keeps no app alive
         # (:func:`lean_textual.wake.wake_later`).
-        self._timer = asyncio.get_running_loop().call_later(
+        self._handle = asyncio.get_running_loop().call_later(
             max(0.05, wait_ms / 1000), self.step, context=contextvars.Context())
 
     def step(self) -> None:
         """Show every countdown the time left now: the line made once, each seat's row
         finished once per way of finishing it."""
-        self._timer = None
+        self._handle = None
         line, _step_s = countdown_line(max(0.0, self.deadline - now_ms()), Countdown.WIDTH)
         shared: dict[tuple[int, int], tuple[Strip, str]] = {}
         contents: dict[object, Content] = {}

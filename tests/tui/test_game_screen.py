@@ -700,7 +700,7 @@ async def test_the_countdown_wakes_only_while_a_turn_timer_runs() -> None:
         table.hub.changed(table.hub.tables[table.code])  # the hub arms its timer on a loop
         await settle(pilots)
         countdown = app.screen.query_one(Countdown)
-        assert countdown._clock is not None and countdown._clock._timer is not None
+        assert countdown._clock is not None and countdown._clock._handle is not None
         assert re.search("⏱ 0:[23][0-9]", screen_text(app))  # it ticks every second
         screen = app.game_screen
         screen.show(replace(table.seat_session(table.guessers()[0]).view(), deadline_ms=None))
