@@ -161,6 +161,27 @@ async def test_the_host_edits_options_and_the_others_see_them_read_only(hub: Hub
                     if "(empty)" in line][-1] == ["6", "(empty)"]
 
 
+async def test_esc_in_the_options_goes_back_to_the_seats_before_it_leaves(hub: Hub) -> None:
+    """Found over SSH: the host typed a timer, Enter, then Esc to be done with the
+    field, and left the table (someone else became its host)."""
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.press("tab", "down", "down", "6", "0", "enter")
+        await settle(pilot)
+        assert app.session.view().options.turn_seconds == 60  # type: ignore[union-attr]
+        assert "esc Back to the seats" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert isinstance(app.screen.focused, SeatList)
+        assert "esc Leave table" in screen_text(app)
+        await pilot.press("escape")  # and now out of the table
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+
 async def test_an_out_of_range_timer_is_refused_and_the_form_shows_the_table_again(
         hub: Hub) -> None:
     app = player_app(hub, "Ann")
