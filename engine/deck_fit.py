@@ -16,10 +16,11 @@ The tags keep what an item is *for* (a ladder reaches up), which a model of word
 misses ("Hammock" reads close to "Hamster"); the closeness adds what people associate that
 the 18 tags cannot say.
 
-It also writes ``jobs.txt``: for each item, the jobs a plan may give it (from the pools of
-:mod:`engine.plans`, for the item's own tags) that read closest to the item, best first
-(scissors "cut through" before they "blend right in"). The server never imports this
-module; it reads the files.
+For a host's deck it also writes ``jobs.txt``: for each item, the jobs a plan may give it
+(from the stock pools of :mod:`engine.plans`, for the item's own tags) that read closest to
+the item, best first (scissors "cut through" before they "blend right in"). A jobs file it
+did not write (the game's own, hand-written for every item) is never replaced. The server
+never imports this module; it reads the files.
 """
 
 from __future__ import annotations
@@ -140,8 +141,20 @@ def write_fit(deck: Deck, folder: Path) -> None:
     text = format_fits(deck.task_names, deck.item_names, deck_fit(deck, model),
                        HEADER.format(weight=MEANING_WEIGHT))
     (folder / FIT_FILE).write_text(text, encoding="utf-8")
-    (folder / JOBS_FILE).write_text(format_jobs(item_jobs(deck, model), JOBS_HEADER),
-                                    encoding="utf-8")
+    if writes_jobs(folder):
+        (folder / JOBS_FILE).write_text(format_jobs(item_jobs(deck, model), JOBS_HEADER),
+                                        encoding="utf-8")
+
+
+def writes_jobs(folder: Path) -> bool:
+    """Does the step write ``folder``'s jobs file? Only when there is none or the one
+    there is its own (its header): hand-written jobs (the game's own) are never replaced."""
+    path = folder / JOBS_FILE
+    try:
+        head = path.read_text(encoding="utf-8")[:400]
+    except FileNotFoundError:
+        return True
+    return JOBS_HEADER.splitlines()[1] in head
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,8 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     except (DeckError, FitUnavailable) as error:
         print(f"mission-impractical: {error}", file=sys.stderr)
         return 2
+    jobs = (f"and {folder / JOBS_FILE}" if writes_jobs(folder) else
+            f"(kept the hand-written {folder / JOBS_FILE})")
     print(f"wrote {folder / FIT_FILE} ({len(deck.tasks)} tasks x {len(deck.items)} items) "
-          f"and {folder / JOBS_FILE}")
+          + jobs)
     return 0
 
 

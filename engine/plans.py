@@ -1,18 +1,23 @@
 """A bot's plan: the mission named, then each item with a job in it, in order, short.
 
-"Operation Kitten: first the Ladder to reach the branch, then the Pet Treats to tempt the
-kitten, the Butterfly Net to scoop up the kitten, and last the Pillow for a soft landing."
+"Mission Kitten: Ladder to climb up to the kitten, Pet Treats to treat the kitten,
+Butterfly Net to net the kitten, and Pillow for a nap halfway through."
 
-* **The mission** opens the plan, by its name or its goal (the noun after its verb).
-* **Each item's job** comes from what the item offers that the mission needs (the tags
-  they share); an item that shares none gets a job from what it offers anyway (the
-  Cowbell makes a racket), which is where most of the laughs come from.
+* **The mission** opens the plan, by its name or its goal ("Operation Kitten"), and its
+  own last words may close it ("One happy kitten."): :func:`mission` reads both, with
+  whom it fools and what a disguise passes as, from its line in ``jobs.txt``.
+* **Each item's job** is written by hand for that item (``engine/data/jobs.txt``), each
+  marked by the kind of mission it serves: a task by name, a kind (``down``, ``smuggle``)
+  or a tag. An item takes its best job for the mission; when none fits, an honest line
+  for its own use ("the Cactus, because nobody hugs a cactus"), never a wrong verb. A
+  host's deck without hand-written jobs takes stock phrases by tag (:data:`JOBS`).
 * **No stock phrase twice in a game** and **no two plans of a round alike**: a bot sees
   every plan told so far in the game (its :class:`~engine.rules.View` keeps them) and
   never says an opener, a job or a closer that one of them already said; its seat picks a
   different opener than the next seat's.
 * **Short:** at most :data:`engine.text.PLAN_MAX` characters; when too long, the closer
-  goes first, then the opener gets shorter, then the longest jobs; the items always stay.
+  goes first, then the step words and the opener get shorter, then the mission's last
+  words go, then a job gives way to a shorter one; the items always stay.
 """
 
 from __future__ import annotations
@@ -21,8 +26,9 @@ import functools
 import random
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from engine.cards import Deck
+from engine.cards import TAGS, Deck
 from engine.text import PLAN_MAX
 
 # Jobs an item does for a tag; {obj} is the mission's goal ("the kitten").
@@ -103,16 +109,20 @@ OPENERS: tuple[tuple[str, str | None], ...] = (
 )
 # Shorter openers, in the order they are tried when a plan is too long for a longer one.
 _SHORT_OPENERS = ("Operation {Goal}:", "The {Goal} job:", "Mission {Goal}:", "{Goal} plan:",
-                  "Project {Goal}:", "Code name {Goal}:", "{Goal}? Sorted:", "Target: {obj}.",
-                  "{Goal}, solved:", "For {obj}:", "About {obj}:", "Re: {obj}.")
-_CLOSERS = (". {Obj} never saw it coming.", ". Nobody suspects a thing.", ". Ta-da!",
-            ". What could go wrong?", ". Trust me.", ". Applause, please.", ". Simple.",
-            ". Done!", ". Home for dinner.", ". Nailed it.")
+                  "Project {Goal}:", "Code name {Goal}:", "{Goal}? Sorted:", "For {obj}:")
+_LAST_OPENER = "{Goal}:"  # the shortest, when nothing else fits
+# Closers, each with whether it names whom the mission fools (only when it has someone).
+_CLOSERS = ((". {Who} never saw it coming.", True), (". Nobody suspects a thing.", False),
+            (". Ta-da!", False), (". What could go wrong?", False), (". Trust me.", False),
+            (". Applause, please.", False), (". Simple.", False), (". Done!", False),
+            (". Home for dinner.", False), (". Nailed it.", False))
+# An opener this short stays while a job can still get shorter ("Operation Kitten:").
+_OPENER_KEEP = 20
 _STEPS = (("first the ", ", then the ", ", the ", ", and last the "),
           ("the ", ", next the ", ", then the ", ", and finally the "),
           ("start with the ", ", add the ", ", then the ", ", and finish with the "))
-_SHORT_STEPS = ("the ", ", the ", ", the ", ", the ")
-_BARE_STEPS = ("", ", ", ", ", ", ")
+_SHORT_STEPS = ("the ", ", the ", ", the ", ", and the ")
+_BARE_STEPS = ("", ", ", ", ", ", and ")
 
 _DETERMINERS = ("a", "an", "the", "your", "his", "her", "its")
 # Goals a job may name ("to distract the spy"): creatures and people, not places or things.
@@ -158,13 +168,21 @@ def goal(task: str) -> str:
     return f"{lead} {' '.join(phrase)}".strip()
 
 
+def _render(template: str, goal_of: Mission) -> str:
+    """``template`` with the mission's slots filled: {task} {Task} {obj} {Obj} {who} {Who}
+    {as} {pet} {Goal}."""
+    return _fill(template, goal_of.task, goal_of.obj, goal_of.who, goal_of.as_, goal_of.pet,
+                 goal_of.title)
+
+
 @functools.lru_cache(maxsize=8192)
-def _render(template: str, task: str, obj: str) -> str:
-    bare = re.sub(r"^(the|your|his|her|its) ", "", obj)
+def _fill(template: str, task: str, obj: str, who: str, as_: str, pet: str,
+          title: str) -> str:
     lower = " ".join(w if w in _PROPER else w.lower() for w in task.split())
-    title = " ".join(w[:1].upper() + w[1:] for w in bare.split())  # "Mom's Teapot"
-    return template.format(Task=task, task=lower, obj=obj, Obj=obj[:1].upper() + obj[1:],
-                           Goal=title)
+    return template.format_map({"Task": task, "task": lower, "obj": obj,
+                                "Obj": obj[:1].upper() + obj[1:], "who": who,
+                                "Who": who[:1].upper() + who[1:], "as": as_, "pet": pet,
+                                "Goal": title})
 
 
 class _Said:
@@ -187,23 +205,113 @@ def _tags(deck: Deck, name: str) -> frozenset[str]:
         return frozenset()
 
 
-def _jobs(deck: Deck, task: str, items: Sequence[str], obj: str, rng: random.Random,
-          said: _Said, said_now: _Said) -> list[list[str]]:
-    """Jobs each item could do, the chosen one first. In order: the item's best jobs for
-    what the mission needs (``jobs.txt``), any job for those needs, the item's best jobs
-    for what else it offers, a shrug ("for moral support"); each unsaid in the game. Only
-    when all are said: a job said in an earlier round (never a shrug, never one of this
-    round). A job names the goal only when the goal is a creature or a person."""
+_TAG_NAMES = TAGS
+OWN = "any"  # a hand-written job's marker for the item's own use, in any mission
+_SPARE = "\0"  # marks a job of a lesser pool, taken only when the plan is too long
+SLOTS = ("obj", "who", "as", "pet")  # what a job may name of its mission
+
+
+@dataclass(frozen=True)
+class Mission:
+    """What a plan says about its mission: the goal ("the kitten"), whom it may lure,
+    wake or hide from ("the chef", empty when nobody), what a disguise passes as ("a
+    penguin", empty when none), the marks a job may carry to serve it (its tags, its
+    kinds such as ``down``, its own name), the animal it is about ("the pony", empty
+    when none) and how it ends, the plan's last words ("Still hot.", empty when unsaid)."""
+
+    task: str
+    obj: str
+    who: str = ""
+    as_: str = ""
+    marks: frozenset[str] = frozenset()
+    pet: str = ""
+    done: str = ""
+
+    @property
+    def title(self) -> str:
+        """The goal as a name: "the royal dinner" -> "Royal Dinner"."""
+        bare = re.sub(r"^(the|my|your|his|her|its|a|an) ", "", self.obj, flags=re.I)
+        return " ".join(w[:1].upper() + w[1:] for w in bare.split())
+
+    def fills(self, job: str) -> bool:
+        """Has the mission all the slots ``job`` names?"""
+        return all(f"{{{slot}}}" not in job or value
+                   for slot, value in (("who", self.who), ("as", self.as_), ("pet", self.pet)))
+
+
+def mission(deck: Deck, task: str) -> Mission:
+    """The mission of ``task``: from its line in the deck's jobs file (``Task | obj: the
+    kitten; who: the kitten; pet: the kitten; as: a penguin; kinds: down``), else read
+    off its name."""
+    line = dict(deck.jobs.get(task, ()))
     need = _tags(deck, task)
+    kinds = frozenset(k.strip() for k in line.get("kinds", "").split(",") if k.strip())
+    marks = need | kinds | {task}
+    if line.get("obj"):
+        return Mission(task, line["obj"], line.get("who", ""), line.get("as", ""), marks,
+                       line.get("pet", ""), line.get("done", ""))
+    obj = goal(task)
     animate = bool(obj) and obj.split()[-1] in _ANIMATE
-    mission = {job: k for k, (_, job) in enumerate(deck.jobs.get(task, ()))}
+    return Mission(task, obj, obj if animate else "", "", marks, obj if animate else "")
+
+
+def _marks(marker: str) -> frozenset[str]:
+    """A job's marker as marks: "height, rope" -> {"height", "rope"}."""
+    return frozenset(m.strip() for m in marker.split(",") if m.strip())
+
+
+def hand_written(ranked: Sequence[tuple[str, str]]) -> bool:
+    """Are these an item's hand-written jobs (they have one for its own use)?"""
+    return any(OWN in _marks(m) for m, _ in ranked)
+
+
+def _rank(mission: Mission, marks: frozenset[str]) -> int | None:
+    """How well a job marked ``marks`` serves ``mission``: 0 written for it by name, 1 for
+    one of its kinds, 2 for one of its tags; None when for none."""
+    if mission.task in marks:
+        return 0
+    if marks & mission.marks - _TAG_NAMES:
+        return 1
+    if marks & mission.marks:
+        return 2
+    return None
+
+
+def _written_pools(goal_of: Mission, ranked: Sequence[tuple[str, str]], said: _Said,
+                   said_now: _Said) -> list[tuple[list[str], _Said, int]]:
+    """Where an item's hand-written jobs are looked for, in order, each with the plans a
+    job must not be in and among how many of the first a bot picks: the best job that
+    serves the mission; one of the item's own two; what else it does (naming nothing of
+    a mission it does not serve); a shrug; last, any job not said this round."""
+    scored = [(r, k, job) for k, (m, job) in enumerate(ranked)
+              if (r := _rank(goal_of, _marks(m))) is not None and goal_of.fills(job)]
+    best = [job for _, _, job in sorted(scored)]
+    own = [job for m, job in ranked if OWN in _marks(m) and goal_of.fills(job)]
+    plain = [job for m, job in ranked if job not in best and job not in own
+             and "{" not in job and _marks(m) <= _TAG_NAMES]
+    return [(best, said, 1), (own, said, 2), (plain, said, 1), (list(_ANY_JOB), said, 2),
+            (best + own + plain, said_now, 1)]
+
+
+def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
+          said: _Said, said_now: _Said) -> list[list[str]]:
+    """Jobs each item could do, the chosen one first, each unsaid in the game. An item's
+    hand-written jobs (``jobs.txt``) for this mission first: those written for it by name,
+    for its kind, for what it needs; else one for the item's own use (marked ``any``); else
+    a shrug ("for moral support"). Only when all are said: a job said in an earlier round
+    (never a shrug, never one of this round). An item without hand-written jobs takes the
+    generated ones of a host's deck (or the pools of its tags)."""
+    need = _tags(deck, task)
+    goal_of = mission(deck, task)
+    animate = bool(goal_of.who)
+    table = {job: k for k, (_, job) in enumerate(deck.jobs.get(task, ()))}
 
     def by_mission(pool: list[str]) -> list[str]:
         """Best first for the item and the mission together: its place in ``pool`` (the
         item's order) plus its place among the mission's jobs (last when not there)."""
-        if not mission:
+        if not table:
             return pool
-        return sorted(pool, key=lambda j: pool.index(j) + mission.get(j, len(mission)))
+        return sorted(pool, key=lambda j: pool.index(j) + table.get(j, len(table)))
 
     chosen: list[list[str]] = []
     taken = _Said(())  # this plan's jobs: none inside another either
@@ -211,23 +319,36 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], obj: str, rng: random.Ran
     for item in items:
         offer = _tags(deck, item)
         ranked = list(deck.jobs.get(item, ()))
-        if not ranked:  # a deck without jobs.txt: the pools of its tags, in a random order
-            ranked = [(t, j) for t in sorted(offer) for j in JOBS[t]]
-            rng.shuffle(ranked)
-        mine = by_mission([j for t, j in ranked if t in need])
-        anyone = [j for t in sorted(offer & need) for j in JOBS[t] if j not in mine]
-        rng.shuffle(anyone)
-        anyone = by_mission(anyone)
-        other = by_mission([j for t, j in ranked if t not in need])
+        written = hand_written(ranked)
+        pools: list[tuple[list[str], _Said, int]]
+        if written:
+            pools = _written_pools(goal_of, ranked, said, said_now)
+        else:
+            if not ranked:  # a deck without jobs.txt: the pools of its tags, shuffled
+                ranked = [(t, j) for t in sorted(offer) for j in JOBS[t]]
+                rng.shuffle(ranked)
+            mine = by_mission([j for t, j in ranked if t in need])
+            anyone = [j for t in sorted(offer & need) for j in JOBS[t] if j not in mine]
+            rng.shuffle(anyone)
+            anyone = by_mission(anyone)
+            other = by_mission([j for t, j in ranked if t not in need])
+            pools = [(pool, fresh_in, 2) for pool, fresh_in in (  # one of the two best
+                (mine, said), (anyone, said), (other, said), (list(_ANY_JOB), said),
+                (mine + other, said_now))]
         options: list[str] = []
-        for pool, fresh_in in ((mine, said), (anyone, said), (other, said),
-                               (list(_ANY_JOB), said), (mine + other, said_now)):
-            fresh = [_render(j, task, obj) for j in pool if animate or "{obj}" not in j]
+        for pool, fresh_in, among in pools:
+            if not written:
+                pool = [j for j in pool if animate or "{obj}" not in j]
+            fresh = [_render(j, goal_of) for j in pool]
             fresh = [j for j in fresh if j not in fresh_in and j not in taken
                      and not any(t in j for t in taken_list)]
             if fresh:
-                first = rng.randrange(min(2, len(fresh)))  # one of the two best, for variety
+                first = rng.randrange(min(among, len(fresh)))
                 options = [fresh[first], *fresh[:first], *fresh[first + 1:]]
+                if written:  # when too long: the item's own, shorter, last
+                    options += [_SPARE + j for lesser, _, _ in pools[1:3] for j in
+                                (_render(j, goal_of) for j in lesser)
+                                if j not in options and j not in said and j not in taken]
                 break
         for job in options[:1]:
             taken.add(job)
@@ -257,42 +378,59 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
     unless the item has no other; ``seat`` makes two seats open differently."""
     if not items:
         return f"I'll improvise: {task}"[:PLAN_MAX]
-    obj = goal(task)
+    goal_of = mission(deck, task)
     said_game, said_round = _Said(said), _Said(said_now)
     start = seat % len(OPENERS)
-    openers = [_render(o, task, obj) for o, marker in OPENERS[start:] + OPENERS[:start]
+    openers = [_render(o, goal_of) for o, marker in OPENERS[start:] + OPENERS[:start]
                if marker is None or marker not in said_game]
     openers = [o for o in openers if o not in said_game]
-    shorts = [o for o in (_render(o, task, obj) for o in _SHORT_OPENERS)
+    turn = rng.randrange(len(_SHORT_OPENERS))  # short openers vary from plan to plan
+    shorts = [o for o in (_render(o, goal_of) for o in
+                          (*_SHORT_OPENERS[turn:], *_SHORT_OPENERS[:turn], _LAST_OPENER))
               if o not in said_game] or [""]
     opener = openers[0] if openers else shorts[0]
-    closers = [c for c in (_render(c, task, obj) for c in _CLOSERS) if c not in said_game]
+    closers = [c for c in (_render(c, goal_of) for c, needs_who in _CLOSERS
+                           if goal_of.who or not needs_who) if c not in said_game]
     closer = rng.choice(closers) if closers else "."
+    ending = f". {goal_of.done}"  # the mission's own last words, once a game
+    if goal_of.done and ending not in said_game:
+        closer = ending
     steps = list(rng.choice(_STEPS))
-    options = _jobs(deck, task, items, obj, rng, said_game, said_round)
+    options = _jobs(deck, task, items, rng, said_game, said_round)
     jobs: list[str | None] = [o[0] if o else None for o in options]
-    used = set(jobs)
+    used: set[str | None] = set(jobs)
+    spare = False  # may a job give way to a lesser one that is shorter?
     while True:
         text = _sentence(opener, steps, items, jobs, closer)
         if len(text) <= PLAN_MAX:
             return text
         longest = max(range(len(jobs)), key=lambda k: len(jobs[k] or ""))
         others = [j.lower() for k, j in enumerate(jobs) if j and k != longest]
-        shorter = [o for o in options[longest]
-                   if len(o) < len(jobs[longest] or "") and o not in used
-                   and not any(o.lower() in j or j in o.lower() for j in others)]
-        if closer != ".":
+        shorter = [o.lstrip(_SPARE) for o in options[longest]
+                   if (spare or not o.startswith(_SPARE))
+                   and len(o.lstrip(_SPARE)) < len(jobs[longest] or "")
+                   and o.lstrip(_SPARE) not in used
+                   and not any(o.lstrip(_SPARE).lower() in j or j in o.lstrip(_SPARE).lower()
+                               for j in others)]
+        # the next opener in order of preference that is shorter than this one
+        shorter_opener = next((o for o in (*openers, *shorts) if len(o) < len(opener)), None)
+        if closer not in (".", ending):
             closer = "."
         elif steps not in (list(_SHORT_STEPS), list(_BARE_STEPS)):
             steps = list(_SHORT_STEPS)
-        elif shorter:
-            jobs[longest] = min(shorter, key=len)
-            used.add(jobs[longest])
-        elif any(len(o) < len(opener) for o in (*openers, *shorts)):
-            # the next opener in order of preference that is shorter than this one
-            opener = next(o for o in (*openers, *shorts) if len(o) < len(opener))
+        elif shorter_opener and len(opener) > _OPENER_KEEP:
+            opener = shorter_opener
         elif steps != list(_BARE_STEPS):
             steps = list(_BARE_STEPS)
+        elif closer != ".":
+            closer = "."
+        elif shorter:  # the next best job that is shorter
+            jobs[longest] = shorter[0]
+            used.add(jobs[longest])
+        elif shorter_opener:
+            opener = shorter_opener
+        elif not spare:
+            spare = True
         elif any(jobs):
             jobs[longest] = None
         elif opener:
