@@ -169,20 +169,20 @@ def goal(task: str) -> str:
 
 
 def _render(template: str, goal_of: Mission) -> str:
-    """``template`` with the mission's slots filled: {task} {Task} {obj} {Obj} {who} {Who}
-    {as} {pet} {Goal}."""
+    """``template`` with the mission's slots filled: {task} {Task} {obj} {Obj} {it} {who}
+    {Who} {as} {pet} {Goal}."""
     return _fill(template, goal_of.task, goal_of.obj, goal_of.who, goal_of.as_, goal_of.pet,
-                 goal_of.title)
+                 goal_of.title, goal_of.thing)
 
 
 @functools.lru_cache(maxsize=8192)
 def _fill(template: str, task: str, obj: str, who: str, as_: str, pet: str,
-          title: str) -> str:
+          title: str, it: str) -> str:
     lower = " ".join(w if w in _PROPER else w.lower() for w in task.split())
     return template.format_map({"Task": task, "task": lower, "obj": obj,
                                 "Obj": obj[:1].upper() + obj[1:], "who": who,
                                 "Who": who[:1].upper() + who[1:], "as": as_, "pet": pet,
-                                "Goal": title})
+                                "Goal": title, "it": it or obj})
 
 
 class _Said:
@@ -207,8 +207,10 @@ def _tags(deck: Deck, name: str) -> frozenset[str]:
 
 _TAG_NAMES = TAGS
 OWN = "any"  # a hand-written job's marker for the item's own use, in any mission
+ALL = "all"  # a hand-written job's marker for a use that bends to any mission ("to bat {it}
+# back where it belongs"): better than the item's own use, worse than one for the mission
 _SPARE = "\0"  # marks a job of a lesser pool, taken only when the plan is too long
-SLOTS = ("obj", "who", "as", "pet")  # what a job may name of its mission
+SLOTS = ("obj", "it", "who", "as", "pet")  # what a job may name of its mission
 
 
 @dataclass(frozen=True)
@@ -226,6 +228,12 @@ class Mission:
     marks: frozenset[str] = frozenset()
     pet: str = ""
     done: str = ""
+    it: str = ""  # the thing a job may handle ("the stage" for a talent show), else obj
+
+    @property
+    def thing(self) -> str:
+        """What a job for any mission handles: ``it`` when the goal is no thing to hold."""
+        return self.it or self.obj
 
     @property
     def title(self) -> str:
@@ -249,7 +257,7 @@ def mission(deck: Deck, task: str) -> Mission:
     marks = need | kinds | {task}
     if line.get("obj"):
         return Mission(task, line["obj"], line.get("who", ""), line.get("as", ""), marks,
-                       line.get("pet", ""), line.get("done", ""))
+                       line.get("pet", ""), line.get("done", ""), line.get("it", ""))
     obj = goal(task)
     animate = bool(obj) and obj.split()[-1] in _ANIMATE
     return Mission(task, obj, obj if animate else "", "", marks, obj if animate else "")
@@ -267,13 +275,15 @@ def hand_written(ranked: Sequence[tuple[str, str]]) -> bool:
 
 def _rank(mission: Mission, marks: frozenset[str]) -> int | None:
     """How well a job marked ``marks`` serves ``mission``: 0 written for it by name, 1 for
-    one of its kinds, 2 for one of its tags; None when for none."""
+    one of its kinds, 2 for one of its tags, 3 for any mission; None when for none."""
     if mission.task in marks:
         return 0
     if marks & mission.marks - _TAG_NAMES:
         return 1
     if marks & mission.marks:
         return 2
+    if ALL in marks:
+        return 3
     return None
 
 
@@ -313,6 +323,7 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             return pool
         return sorted(pool, key=lambda j: pool.index(j) + table.get(j, len(table)))
 
+    goal_words = content_words(goal_of.obj) | content_words(goal_of.thing)
     chosen: list[list[str]] = []
     taken = _Said(())  # this plan's jobs: none inside another either
     taken_list: list[str] = []
@@ -335,13 +346,16 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             pools = [(pool, fresh_in, 2) for pool, fresh_in in (  # one of the two best
                 (mine, said), (anyone, said), (other, said), (list(_ANY_JOB), said),
                 (mine + other, said_now))]
-        options: list[str] = []
-        for pool, fresh_in, among in pools:
+        mine = [_render(j, goal_of) for _, j in ranked]  # "to swat the ghost" said: not
+        options: list[str] = []  # "to swat the ghost into a net" either
+        for strict, (pool, fresh_in, among) in ((s, p) for s in (True, False) for p in pools):
             if not written:
                 pool = [j for j in pool if animate or "{obj}" not in j]
             fresh = [_render(j, goal_of) for j in pool]
             fresh = [j for j in fresh if j not in fresh_in and j not in taken
-                     and not any(t in j for t in taken_list)]
+                     and not any(t in j for t in taken_list)
+                     and not (strict and repeats(j, taken_list, goal_words))
+                     and not any(k != j and k in j and k in said_now for k in mine)]
             if fresh:
                 first = rng.randrange(min(among, len(fresh)))
                 options = [fresh[first], *fresh[:first], *fresh[first + 1:]]
@@ -355,6 +369,32 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             taken_list.append(job.lower())
         chosen.append(options)
     return chosen
+
+
+# Words too small to count as said twice in a plan ("the", "with").
+_SMALL = frozenset({"the", "and", "for", "with", "into", "onto", "from", "off", "out", "all",
+                    "its", "it's", "over", "own", "some", "then", "too", "very", "one",
+                    "like", "just", "but", "not", "our", "your", "can", "them", "they",
+                    "this", "that", "who", "what", "when"})
+GOAL_TIMES = 3  # a plan's jobs may name the mission's goal this often
+
+
+def content_words(text: str) -> set[str]:
+    """The words of ``text`` that a plan should not say twice: "to bounce up high" ->
+    {"bounce", "high"}."""
+    return {w for w in re.findall(r"[a-z][a-z'-]+", text.lower())
+            if len(w) > 2 and w not in _SMALL}
+
+
+def repeats(job: str, jobs: Sequence[str], goal_words: set[str] = frozenset()) -> bool:
+    """Would ``job`` say a word again that one of ``jobs`` said ("up high" twice), or name
+    the goal more than :data:`GOAL_TIMES` times in the plan?"""
+    words = content_words(job)
+    said = [content_words(j) for j in jobs]
+    if words - goal_words & set().union(*said):
+        return True
+    return bool(words & goal_words) and \
+        sum(bool(w & goal_words) for w in said) >= GOAL_TIMES
 
 
 def _sentence(opener: str, steps: Sequence[str], items: Sequence[str],
@@ -399,19 +439,19 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
     options = _jobs(deck, task, items, rng, said_game, said_round)
     jobs: list[str | None] = [o[0] if o else None for o in options]
     used: set[str | None] = set(jobs)
+    goal_words = content_words(goal_of.obj) | content_words(goal_of.thing)
     spare = False  # may a job give way to a lesser one that is shorter?
     while True:
         text = _sentence(opener, steps, items, jobs, closer)
         if len(text) <= PLAN_MAX:
             return text
-        longest = max(range(len(jobs)), key=lambda k: len(jobs[k] or ""))
-        others = [j.lower() for k, j in enumerate(jobs) if j and k != longest]
-        shorter = [o.lstrip(_SPARE) for o in options[longest]
-                   if (spare or not o.startswith(_SPARE))
-                   and len(o.lstrip(_SPARE)) < len(jobs[longest] or "")
-                   and o.lstrip(_SPARE) not in used
-                   and not any(o.lstrip(_SPARE).lower() in j or j in o.lstrip(_SPARE).lower()
-                               for j in others)]
+        # the longest job that has a shorter one to give way to, else the longest
+        by_length = sorted(range(len(jobs)), key=lambda k: -len(jobs[k] or ""))
+        longest, shorter = by_length[0], []
+        for k in by_length:
+            if (shorter := _shorter(options[k], jobs, k, used, spare, goal_words)):
+                longest = k
+                break
         # the next opener in order of preference that is shorter than this one
         shorter_opener = next((o for o in (*openers, *shorts) if len(o) < len(opener)), None)
         if closer not in (".", ending):
@@ -437,6 +477,22 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             opener = ""
         else:
             return text.strip()[:PLAN_MAX]
+
+
+def _shorter(options: Sequence[str], jobs: Sequence[str | None], k: int,
+             used: set[str | None], spare: bool, goal_words: set[str]) -> list[str]:
+    """The jobs item ``k`` could do instead that are shorter than its own, best first:
+    none said in the plan, none inside another job of it, no lesser one unless ``spare``."""
+    others = [j.lower() for n, j in enumerate(jobs) if j and n != k]
+    found = []
+    for option in options:
+        job = option.lstrip(_SPARE)
+        if (spare or not option.startswith(_SPARE)) and len(job) < len(jobs[k] or "") \
+                and job not in used and not any(job.lower() in j or j in job.lower()
+                                                for j in others) \
+                and not repeats(job, others, goal_words):
+            found.append(job)
+    return found
 
 
 def plan_names_every_item(plan: str, item_names: Sequence[str]) -> bool:
