@@ -207,6 +207,7 @@ def _tags(deck: Deck, name: str) -> frozenset[str]:
 
 _TAG_NAMES = TAGS
 OWN = "any"  # a hand-written job's marker for the item's own use, in any mission
+THING = "thing"  # the same, for a mission whose {it} is no creature ("to toast {it}")
 ALL = "all"  # a hand-written job's marker for a use that bends to any mission ("to bat {it}
 # back where it belongs"): better than the item's own use, worse than one for the mission
 _SPARE = "\0"  # marks a job of a lesser pool, taken only when the plan is too long
@@ -229,6 +230,12 @@ class Mission:
     pet: str = ""
     done: str = ""
     it: str = ""  # the thing a job may handle ("the stage" for a talent show), else obj
+    uses: tuple[str, ...] = ()  # jobs any item can do for it ("to wedge into the leak")
+
+    @property
+    def alive(self) -> bool:
+        """Is what a job handles a creature ("the ducklings", not "the pie")?"""
+        return self.thing in (self.who, self.pet) or self.thing.split()[-1] in _ANIMATE
 
     @property
     def thing(self) -> str:
@@ -257,7 +264,8 @@ def mission(deck: Deck, task: str) -> Mission:
     marks = need | kinds | {task}
     if line.get("obj"):
         return Mission(task, line["obj"], line.get("who", ""), line.get("as", ""), marks,
-                       line.get("pet", ""), line.get("done", ""), line.get("it", ""))
+                       line.get("pet", ""), line.get("done", ""), line.get("it", ""),
+                       tuple(v for k, v in deck.jobs.get(task, ()) if k == "use"))
     obj = goal(task)
     animate = bool(obj) and obj.split()[-1] in _ANIMATE
     return Mission(task, obj, obj if animate else "", "", marks, obj if animate else "")
@@ -273,6 +281,9 @@ def hand_written(ranked: Sequence[tuple[str, str]]) -> bool:
     return any(OWN in _marks(m) for m, _ in ranked)
 
 
+ALL_RANK = 3  # the rank of a job for any mission
+
+
 def _rank(mission: Mission, marks: frozenset[str]) -> int | None:
     """How well a job marked ``marks`` serves ``mission``: 0 written for it by name, 1 for
     one of its kinds, 2 for one of its tags, 3 for any mission; None when for none."""
@@ -282,8 +293,8 @@ def _rank(mission: Mission, marks: frozenset[str]) -> int | None:
         return 1
     if marks & mission.marks:
         return 2
-    if ALL in marks:
-        return 3
+    if ALL in marks or (THING in marks and not mission.alive):
+        return ALL_RANK
     return None
 
 
@@ -296,6 +307,10 @@ def _written_pools(goal_of: Mission, ranked: Sequence[tuple[str, str]], said: _S
     scored = [(r, k, job) for k, (m, job) in enumerate(ranked)
               if (r := _rank(goal_of, _marks(m))) is not None and goal_of.fills(job)]
     best = [job for _, _, job in sorted(scored)]
+    # the mission's own uses after the item's two best that bend to any mission
+    bent = [k for k, (r, _, _) in enumerate(sorted(scored)) if r == ALL_RANK]
+    at = bent[1] + 1 if len(bent) > 1 else len(best)
+    best[at:at] = [u for u in goal_of.uses if u not in best]
     own = [job for m, job in ranked if OWN in _marks(m) and goal_of.fills(job)]
     plain = [job for m, job in ranked if job not in best and job not in own
              and "{" not in job and _marks(m) <= _TAG_NAMES]
