@@ -397,11 +397,12 @@ GOAL_TIMES = 3  # a plan's jobs may name the mission's goal this often
 def content_words(text: str) -> set[str]:
     """The words of ``text`` that a plan should not say twice: "to bounce up high" ->
     {"bounce", "high"}."""
-    return {w for w in re.findall(r"[a-z][a-z'-]+", text.lower())
+    return {w.removesuffix("'s") for w in re.findall(r"[a-z][a-z'-]+", text.lower())
             if len(w) > 2 and w not in _SMALL}
 
 
-def repeats(job: str, jobs: Sequence[str], goal_words: set[str] = frozenset()) -> bool:
+def repeats(job: str, jobs: Sequence[str], goal_words: set[str] = frozenset(),
+            goal_times: int = 0) -> bool:
     """Would ``job`` say a word again that one of ``jobs`` said ("up high" twice), or name
     the goal more than :data:`GOAL_TIMES` times in the plan?"""
     words = content_words(job)
@@ -409,7 +410,7 @@ def repeats(job: str, jobs: Sequence[str], goal_words: set[str] = frozenset()) -
     if words - goal_words & set().union(*said):
         return True
     return bool(words & goal_words) and \
-        sum(bool(w & goal_words) for w in said) >= GOAL_TIMES
+        sum(bool(w & goal_words) for w in said) >= (goal_times or GOAL_TIMES)
 
 
 def _sentence(opener: str, steps: Sequence[str], items: Sequence[str],
@@ -463,9 +464,9 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
         # the longest job that has a shorter one to give way to, else the longest
         by_length = sorted(range(len(jobs)), key=lambda k: -len(jobs[k] or ""))
         longest, shorter = by_length[0], []
-        for k in by_length:
-            if (shorter := _shorter(options[k], jobs, k, used, spare, goal_words)):
-                longest = k
+        for times, k in ((t, k) for t in (GOAL_TIMES, len(jobs)) for k in by_length):
+            if (shorter := _shorter(options[k], jobs, k, used, spare, goal_words, times)):
+                longest = k  # the goal named once more rather than a job without it
                 break
         # the next opener in order of preference that is shorter than this one
         shorter_opener = next((o for o in (*openers, *shorts) if len(o) < len(opener)), None)
@@ -495,7 +496,8 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
 
 
 def _shorter(options: Sequence[str], jobs: Sequence[str | None], k: int,
-             used: set[str | None], spare: bool, goal_words: set[str]) -> list[str]:
+             used: set[str | None], spare: bool, goal_words: set[str],
+             goal_times: int = 0) -> list[str]:
     """The jobs item ``k`` could do instead that are shorter than its own, best first:
     none said in the plan, none inside another job of it, no lesser one unless ``spare``."""
     others = [j.lower() for n, j in enumerate(jobs) if j and n != k]
@@ -505,7 +507,7 @@ def _shorter(options: Sequence[str], jobs: Sequence[str | None], k: int,
         if (spare or not option.startswith(_SPARE)) and len(job) < len(jobs[k] or "") \
                 and job not in used and not any(job.lower() in j or j in job.lower()
                                                 for j in others) \
-                and not repeats(job, others, goal_words):
+                and not repeats(job, others, goal_words, goal_times or GOAL_TIMES):
             found.append(job)
     return found
 
