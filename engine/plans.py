@@ -319,13 +319,15 @@ def _written_pools(goal_of: Mission, ranked: Sequence[tuple[str, str]], said: _S
 
 
 def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
-          said: _Said, said_now: _Said) -> list[list[str]]:
+          said: _Said, said_now: _Said, share: int = PLAN_MAX) -> list[list[str]]:
     """Jobs each item could do, the chosen one first, each unsaid in the game. An item's
     hand-written jobs (``jobs.txt``) for this mission first: those written for it by name,
     for its kind, for what it needs; else one for the item's own use (marked ``any``); else
     a shrug ("for moral support"). Only when all are said: a job said in an earlier round
     (never a shrug, never one of this round). An item without hand-written jobs takes the
-    generated ones of a host's deck (or the pools of its tags)."""
+    generated ones of a host's deck (or the pools of its tags). A job that bends to any
+    mission and is longer than ``share`` (an item's share of the plan) comes after one
+    that is not, so that a long plan keeps its jobs for the mission."""
     need = _tags(deck, task)
     goal_of = mission(deck, task)
     animate = bool(goal_of.who)
@@ -339,6 +341,10 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
         return sorted(pool, key=lambda j: pool.index(j) + table.get(j, len(table)))
 
     goal_words = content_words(goal_of.obj) | content_words(goal_of.thing)
+    # the round's plans are about the same items: "to block the snowballs" said by one,
+    # not "to block the snowballs with" by another
+    mine = [*(_render(j, goal_of) for item in items for _, j in deck.jobs.get(item, ())),
+            *goal_of.uses]
     chosen: list[list[str]] = []
     taken = _Said(())  # this plan's jobs: none inside another either
     taken_list: list[str] = []
@@ -361,17 +367,24 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             pools = [(pool, fresh_in, 2) for pool, fresh_in in (  # one of the two best
                 (mine, said), (anyone, said), (other, said), (list(_ANY_JOB), said),
                 (mine + other, said_now))]
-        mine = [_render(j, goal_of) for _, j in ranked]  # "to swat the ghost" said: not
-        options: list[str] = []  # "to swat the ghost into a net" either
-        for strict, (pool, fresh_in, among) in ((s, p) for s in (True, False) for p in pools):
+        top = {_render(j, goal_of) for m, j in ranked
+               if (r := _rank(goal_of, _marks(m))) is not None and r < ALL_RANK}
+        options: list[str] = []
+        # the best job saying no word again; else naming the goal once more rather than
+        # a job without the mission; else the lesser pools; last, any word again
+        passes = [(GOAL_TIMES, pools[0]), (len(items), pools[0]),
+                  *((GOAL_TIMES, p) for p in pools[1:]), *((0, p) for p in pools)]
+        for strict, (pool, fresh_in, among) in passes:
             if not written:
                 pool = [j for j in pool if animate or "{obj}" not in j]
             fresh = [_render(j, goal_of) for j in pool]
             fresh = [j for j in fresh if j not in fresh_in and j not in taken
                      and not any(t in j for t in taken_list)
-                     and not (strict and repeats(j, taken_list, goal_words))
+                     and not (strict and repeats(j, taken_list, goal_words, strict))
                      and not any(k != j and k in j and k in said_now for k in mine)]
             if fresh:
+                if written:
+                    fresh.sort(key=lambda j: j not in top and len(j) > share)
                 first = rng.randrange(min(among, len(fresh)))
                 options = [fresh[first], *fresh[:first], *fresh[first + 1:]]
                 if written:  # when too long: the item's own, shorter, last
@@ -452,7 +465,10 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
     if goal_of.done and ending not in said_game:
         closer = ending
     steps = list(rng.choice(_STEPS))
-    options = _jobs(deck, task, items, rng, said_game, said_round)
+    fixed = len(_sentence(_render(_LAST_OPENER, goal_of), _BARE_STEPS, items,
+                          [None] * len(items), "."))
+    options = _jobs(deck, task, items, rng, said_game, said_round,
+                    (PLAN_MAX - fixed) // len(items) - 1)
     jobs: list[str | None] = [o[0] if o else None for o in options]
     used: set[str | None] = set(jobs)
     goal_words = content_words(goal_of.obj) | content_words(goal_of.thing)
@@ -480,8 +496,10 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             steps = list(_BARE_STEPS)
         elif closer != ".":
             closer = "."
-        elif shorter:  # the next best job that is shorter
-            jobs[longest] = shorter[0]
+        elif shorter:  # the next best job that is shorter; among the lesser ones, the
+            over = len(text) - PLAN_MAX  # best that fits at once, so that one goes, not all
+            fits = [o for o in shorter if len(jobs[longest] or "") - len(o) >= over]
+            jobs[longest] = (fits or [min(shorter, key=len)])[0] if spare else shorter[0]
             used.add(jobs[longest])
         elif shorter_opener:
             opener = shorter_opener
