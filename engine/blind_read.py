@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.bots import LEVELS, task_probabilities
+from engine.bots import LEVELS, belief, evidence_grid
 from engine.cards import Deck, load_deck
 
 LETTERS = "ABCD"
@@ -115,8 +115,7 @@ def bots_read(rounds: Sequence[BlindRound], level: str = "normal",
     lvl = LEVELS[level]
     total = 0.0
     for r in rounds:
-        fits = [[deck.fits.scores(r.tasks, item) for item in column] for column in r.grid]
-        probs = task_probabilities(fits, r.picks, lvl.read_beta)
+        probs = belief(lvl, evidence_grid(deck, r.tasks, r.grid), r.picks)
         if lvl.focus is None:
             total += float(max(probs) == probs[r.secret - 1])
         else:

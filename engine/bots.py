@@ -1,15 +1,19 @@
 """Bot players: they see what a player sees (a :class:`~engine.rules.View`) and the public deck.
 
 A bot never receives the game state, so it cannot peek at another seat's secret. It reads
-the table through the cards' tags (:mod:`engine.cards`):
+the table as a person reads it (:mod:`engine.reading`, fitted on what blind readers
+answered): each item's evidence for each task, from the cards' fit (:mod:`engine.fits`).
 
-* **As lead agent** it picks, column by column, the item whose tags serve its secret task
-  while serving the three decoy tasks as little as possible, counting the items already down.
-* **As guesser** it asks, for each of the four tasks, "had *that* been the secret, how likely
-  would a lead agent have been to pick these items out of these columns?" (the lead's choice
-  among the four items of a column, not only the items' tags, is evidence). That gives a
-  probability per task; it shouts Stop! when one task is clearly ahead after a couple of
-  items, and otherwise guesses the most likely task once all four items are down.
+* **As lead agent** it picks, column by column, the item that gives the best chance that a
+  person reads its secret task once all four items are down (looking ahead over the
+  columns to come): an item that fits the secret alone beats one that fits a decoy too,
+  and the first item counts most.
+* **As guesser** a normal or easy bot reads the items down so far as a person does, and
+  no better: its belief is a person's reading, its guess is drawn from it. A sharp one
+  also asks, for each task, "had *that* been the secret, how likely would a lead have
+  been to pick these items out of these columns?" (what the lead passed over is evidence
+  too). It shouts Stop! when one task is ahead enough after a couple of items, and
+  otherwise guesses once all four items are down.
 
 How well it plays is its :class:`Level` (``easy``, ``normal``, ``sharp``), chosen per bot
 seat by the host: a sharp bot always picks the best item and shouts as soon as it is sure;
@@ -23,6 +27,7 @@ bot's seed and the decision's place in the game (round, seat, items down).
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Sequence
@@ -31,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from engine.cards import Deck
 from engine.plans import plan_text
+from engine.reading import PERSON, Evidence, evidence, lead_values, read
 from engine.rules import (
     Action,
     BestPlan,
@@ -47,7 +53,7 @@ from engine.rules import (
 if TYPE_CHECKING:
     from engine.plain_reader import PlainReader
 
-BETA = 3.0  # how sharply a guesser assumes a lead agent prefers the best-fitting item
+BETA = 3.0  # how sharply a sharp guesser assumes a lead prefers the item people read best
 
 
 @dataclass(frozen=True)
@@ -56,8 +62,8 @@ class Level:
     (see docs/bots.md); tune here and measure there."""
 
     name: str
-    lead_beta: float | None  # the lead picks item r with odds exp(beta * utility); None: best
-    read_beta: float  # how sharply it assumes a lead picks by the tags (low: less sure)
+    lead_beta: float | None  # the lead picks item r with odds exp(beta * value); None: best
+    read_scale: float | None  # reads as a person, this sure (engine.reading); None: sharp
     focus: float | None  # the guess is task k with odds p_k ** focus; None: the likeliest
     stop_confidence: float  # belief in the top task needed before shouting Stop!
     stop_min_items: int  # items that must be down first
@@ -65,62 +71,59 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", lead_beta=3.0, read_beta=0.11, focus=0.7, stop_confidence=0.3,
-                  stop_min_items=2, nerve=0.08),
-    "normal": Level("normal", lead_beta=8.0, read_beta=0.14, focus=1.0, stop_confidence=0.35,
-                    stop_min_items=2, nerve=0.1),
-    "sharp": Level("sharp", lead_beta=None, read_beta=BETA, focus=None, stop_confidence=0.85,
+    "easy": Level("easy", lead_beta=6.0, read_scale=0.8, focus=0.7, stop_confidence=0.4,
+                  stop_min_items=2, nerve=0.15),
+    "normal": Level("normal", lead_beta=40.0, read_scale=PERSON.scale, focus=1.0,
+                    stop_confidence=0.45, stop_min_items=2, nerve=0.2),
+    "sharp": Level("sharp", lead_beta=None, read_scale=None, focus=None, stop_confidence=0.7,
                    stop_min_items=2, nerve=1.0),
 }
 DEFAULT_LEVEL = "normal"
 
-_DECOY_MEAN_WEIGHT = 0.5  # lead: how much the decoys' average fit counts, after their best
-_SECRET_BONUS = 0.1  # lead: between equals, prefer the item that says more about the task
 _BELIEF_CACHE = 32
 
-
-def _utility(fits: Sequence[float], secret: int, so_far: Sequence[float]) -> float:
-    """How good an item is for a lead whose task is number ``secret`` (from 0), from the
-    item's fit with each task (:class:`engine.fits.Fits`).
-
-    ``so_far`` is each task's fit summed over the items already down. The main term is the
-    lead over the best decoy once this item is down; then a decoy's average fit counts against
-    the item, and the secret's own fit breaks ties.
-    """
-    decoy_best, decoy_sum = -math.inf, 0.0
-    for k, f in enumerate(fits):
-        if k != secret:
-            decoy_best = max(decoy_best, so_far[k] + f)
-            decoy_sum += f
-    own = fits[secret]
-    margin = so_far[secret] + own - decoy_best
-    decoy_mean = decoy_sum / (len(fits) - 1)
-    return margin + _DECOY_MEAN_WEIGHT * (own - decoy_mean) + _SECRET_BONUS * own
+Columns = tuple[tuple[Evidence, ...], ...]  # [column][row]: an item's evidence per task
 
 
-def task_probabilities(
-    fits: Sequence[Sequence[Sequence[float]]],
-    picks: Sequence[int],
-    beta: float = BETA,
-) -> list[float]:
-    """The chance of each task being the secret, given the picks made so far.
+def evidence_grid(deck: Deck, tasks: Sequence[str], grid: Sequence[Sequence[str]]) -> Columns:
+    """``[column][row]``: each item's evidence for each task of the bar, as a person
+    notices it (:func:`engine.reading.evidence`)."""
+    return tuple(tuple(evidence(deck.fits, tasks, item) for item in column)
+                 for column in grid)
 
-    ``fits[column][row][task]`` is each item's fit with each task. The lead agent is
-    modelled as choosing each column's item with probability proportional to
-    ``exp(beta * utility)``; with a uniform prior, Bayes' rule does the rest.
-    """
-    tasks = len(fits[0][0]) if fits and fits[0] else 0
+
+@functools.lru_cache(maxsize=512)  # about 16 a round; each key about 3 KB
+def _lead_values(columns: Columns, picks: tuple[int, ...], secret: int) -> tuple[float, ...]:
+    return tuple(lead_values(columns, picks, secret))
+
+
+def task_probabilities(columns: Columns, picks: Sequence[int], beta: float = BETA
+                       ) -> list[float]:
+    """A sharp reader's chance of each task being the secret, given the picks so far: for
+    each task, "had that been the secret, how likely was a lead to pick these items out of
+    these columns?", the lead choosing each column's item with odds ``exp(beta * value)``
+    (:func:`engine.reading.lead_values`); with a uniform prior, Bayes' rule does the rest."""
+    tasks = len(columns[0][0]) if columns and columns[0] else 0
     log_like = [0.0] * tasks
     for hypothesis in range(tasks):
-        so_far = [0.0] * tasks
         for column, row in enumerate(picks):
-            scores = [beta * _utility(f, hypothesis, so_far) for f in fits[column]]
+            values = _lead_values(columns, tuple(picks[:column]), hypothesis)
+            scores = [beta * v for v in values]
             log_like[hypothesis] += scores[row] - _logsumexp(scores)
-            so_far = [s + f for s, f in zip(so_far, fits[column][row], strict=True)]
     top = max(log_like)
     weights = [math.exp(x - top) for x in log_like]
     total = sum(weights)
     return [w / total for w in weights]
+
+
+def belief(level: Level, columns: Columns, picks: Sequence[int]) -> list[float]:
+    """What a bot of ``level`` believes, task by task, from the items down so far: below
+    sharp, a person's reading of the items in order (it reads the lead as a person does);
+    sharp, also what the lead passed over (:func:`task_probabilities`)."""
+    if level.read_scale is None:
+        return task_probabilities(columns, picks)
+    items = [columns[c][r] for c, r in enumerate(picks)]
+    return read(items, len(columns[0][0]), scale=level.read_scale)
 
 
 def _logsumexp(values: Sequence[float]) -> float:
@@ -195,7 +198,6 @@ class Bot:
         self.deck = deck
         self.seed = str(rng_seed)
         self.level = level if isinstance(level, Level) else level_named(level)
-        self.beta = self.level.read_beta
         self.reader = reader
         self._beliefs: dict[tuple[object, ...], list[float]] = {}  # a pure function's memo
 
@@ -239,10 +241,9 @@ class Bot:
     def _rng(self, view: View, purpose: str) -> random.Random:
         return random.Random(f"{self.seed}|{purpose}|{view.round}|{view.seat}|{len(view.picks)}")
 
-    def _fit_grid(self, view: View) -> list[list[list[float]]]:
-        """``[column][row][task]``: each item's fit with each task of the bar."""
-        fits = self.deck.fits
-        return [[fits.scores(view.tasks, item) for item in column] for column in view.grid]
+    def _columns(self, view: View) -> Columns:
+        """``[column][row]``: each item's evidence for each task of the bar."""
+        return evidence_grid(self.deck, view.tasks, view.grid)
 
     def _picking(self, view: View, seat: int, now_ms: int) -> Action | None:
         if view.is_lead:
@@ -261,18 +262,14 @@ class Bot:
             chosen = view.picked_items()
             rows = self.reader.pick(view.tasks, view.secret, view.grid[column], chosen)
             return Pick(view.lead, column, rng.choice(rows))
-        grid = self._fit_grid(view)
-        so_far = [0.0] * len(view.tasks)
-        for c, r in enumerate(view.picks):
-            so_far = [s + f for s, f in zip(so_far, grid[c][r], strict=True)]
-        utilities = [_utility(item, view.secret - 1, so_far) for item in grid[column]]
+        values = _lead_values(self._columns(view), view.picks, view.secret - 1)
         beta = self.level.lead_beta
         if beta is None:
-            best = max(utilities)
-            rows = [r for r, u in enumerate(utilities) if math.isclose(u, best)]
+            best = max(values)
+            rows = [r for r, v in enumerate(values) if math.isclose(v, best)]
             return Pick(view.lead, column, rng.choice(rows))
-        top = max(utilities)
-        weights = [math.exp(beta * (u - top)) for u in utilities]
+        top = max(values)
+        weights = [math.exp(beta * (v - top)) for v in values]
         return Pick(view.lead, column, rng.choices(range(len(weights)), weights)[0])
 
     def probabilities(self, view: View) -> list[float]:
@@ -282,7 +279,7 @@ class Bot:
         if probs is None:
             if len(self._beliefs) >= _BELIEF_CACHE:
                 self._beliefs.clear()
-            probs = task_probabilities(self._fit_grid(view), view.picks, self.beta)
+            probs = belief(self.level, self._columns(view), view.picks)
             self._beliefs[key] = probs
         return list(probs)
 

@@ -55,7 +55,17 @@ class Fits:
             if row is not None and k is not None:
                 return row[k] / SCALE
             return 0.0
-        return float(len(self._tags.get(task, frozenset()) & self._tags.get(item, frozenset())))
+        return float(self.shared_tags(task, item))
+
+    def shared_tags(self, task: str, item: str) -> int:
+        """How many tags ``task`` and ``item`` share."""
+        return len(self._tags.get(task, frozenset()) & self._tags.get(item, frozenset()))
+
+    def parts(self, task: str, item: str) -> tuple[float, float]:
+        """The fit in its two parts: the tags shared, and the rest (how close the two read
+        to the sentence model, in standard deviations; 0 without a fit file)."""
+        tags = float(self.shared_tags(task, item))
+        return tags, (self.score(task, item) - tags) if self._table is not None else 0.0
 
     def scores(self, tasks: Sequence[str], item: str) -> list[float]:
         """``item``'s fit with each of ``tasks``."""

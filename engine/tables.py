@@ -117,6 +117,7 @@ class TableView:
     version: int
     ready: tuple[int, ...] = ()  # round over: seats that pressed Enter for the next round
     waiting_ready: tuple[int, ...] = ()  # ...and the connected people the table waits for
+    game_no: int = 0  # the table's game number (its games so far, this one included)
 
 
 @dataclass(frozen=True)
@@ -275,6 +276,7 @@ class Table:
             version=self.version,
             ready=tuple(sorted(self.ready)),
             waiting_ready=self.waiting_ready(),
+            game_no=self.games,
         )
 
     def summary(self) -> TableSummary:

@@ -15,6 +15,7 @@ only at a layout, so it must ask for one when its number of lines changes, as
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
@@ -149,6 +150,11 @@ class _RowsByContent(StylesCache):
         The row is returned with the widget's line filters applied (Textual keeps it
         without: they are applied as it is drawn, and each strip keeps what a filter
         made of it)."""
+        finished = self.finished_row_kept(widget, row)
+        return None if finished is None else finished[1]
+
+    def finished_row_kept(self, widget: CachedLines, row: int) -> tuple[Strip, Strip] | None:
+        """:meth:`finished_row`, with the strip kept (before the line filters) first."""
         last = self.last
         if last is None:
             return None
@@ -166,9 +172,10 @@ class _RowsByContent(StylesCache):
         finally:
             self.keys = self.finish = None
         door.keep_finished_line(self, y, strip)
+        kept = strip
         for line_filter in last.filters:
             strip = strip.apply_filter(line_filter, last.background)
-        return strip
+        return kept, strip
 
     def render_line(self, styles: Any, y: int, size: Any, content_size: Any, padding: Any,
                     base_background: Any, background: Any,
@@ -225,6 +232,12 @@ class CachedLines(KeepsItsPlace, PaintedInTurn):
                    if y >= len(old) or y >= len(new) or old[y] != new[y]]
         if changed and self.is_mounted:
             self._refresh_lines(changed)
+
+    def keep_line(self, y: int, content: Content) -> None:
+        """Show ``content`` as line ``y`` (an existing line) without a repaint: the caller
+        draws it (:class:`DirectRow`)."""
+        self._contents[y] = content
+        self._keys[y] = _key(content)
 
     def _refresh_lines(self, lines: list[int]) -> None:
         """Have content rows ``lines`` drawn again: by :meth:`paint_rows` when the screen
@@ -330,3 +343,90 @@ class CachedLines(KeepsItsPlace, PaintedInTurn):
                                                                      style.rich_style)
             keep_shared(_shared_strips, SHARED_STRIPS_MAX, key, strip)
         return strip
+
+
+_looks: dict[tuple[object, ...], int] = {}
+"""Each way a row is finished (:meth:`DirectRow.look_of`), by a number of its own: what
+the seats that finish a row alike share the row's terminal text by."""
+_look_numbers = itertools.count()
+LOOKS_MAX = 1024
+
+
+class DirectRow:
+    """How to write content row ``row`` of a :class:`CachedLines` widget straight to its
+    terminal with nothing but a few identity checks (:meth:`holds`). Made just after the
+    widget drew the row itself (:meth:`CachedLines.paint_rows`: its screen on top, the
+    widget shown whole with nothing over it), it holds while nothing that decided that
+    has changed: the same screen on top, the same layout (the compositor's map), the same
+    finishing of the widget's lines (a restyle or a resize makes a new one), and the app
+    neither in a batch nor closing.
+
+    For a line that changes on a timer on many seats at once (the turn's countdown,
+    every second of its last minute): :meth:`write` sets the widget's line, keeps the
+    finished row in Textual's cache (a later repaint draws the same), and writes the row
+    to the terminal, with no widget refresh, no screen update and no message. Seats that
+    finish the row alike share one finished row and its terminal text (``shared``)."""
+
+    __slots__ = ("app", "at", "last", "look", "row", "screen", "visible", "widget", "y")
+
+    def __init__(self, widget: CachedLines, row: int, region: Region) -> None:
+        self.widget = widget
+        self.app = widget.app  # made as it paints: the app running now is its own
+        self.screen = screen = widget.screen
+        self.visible = door.compositor_of(screen).visible_widgets
+        self.last = last = widget._rows_cache.last
+        self.row = row
+        self.y = y = row + widget.styles.gutter.top
+        self.at = f"\x1b[{region.y + y + 1};{region.x + 1}H"  # the terminal counts from 1
+        self.look = self.look_of(last)
+
+    @staticmethod
+    def look_of(last: _LastDrawn | None) -> int:
+        """A number for the way ``last`` finishes a row, the same for every widget that
+        finishes rows alike (a new number when it cannot be compared)."""
+        if last is None:
+            return next(_look_numbers)
+        key = (*last[:5], *last[6:],
+               tuple((type(line_filter), line_filter.enabled) for line_filter in last.filters))
+        try:
+            look = _looks.get(key)
+        except TypeError:  # something in it cannot be hashed: shared with nobody
+            return next(_look_numbers)
+        if look is None:
+            look = keep_shared(_looks, LOOKS_MAX, key, next(_look_numbers))
+        return look
+
+    def holds(self) -> bool:
+        """Whether the row may still be written straight to the terminal."""
+        app, screen = self.app, self.screen
+        return (not door.in_batch(app) and door.writes_to_a_terminal(app)
+                and not door.is_exiting(app) and door.top_screen(app) is screen
+                and not door.layout_asked(screen)
+                and door.compositor_of(screen).visible_widgets is self.visible
+                and self.widget._rows_cache.last is self.last)
+
+    def write(self, content: Content, shared: dict[tuple[int, int], tuple[Strip, str]]
+              ) -> bool:
+        """Show ``content`` as the row and write it to the terminal, now; False (nothing
+        written) when that is no longer possible (:meth:`holds`), and the caller shows
+        it the usual way. ``shared``: rows finished during this change, by their look
+        and ``id(content)`` (the caller keeps each content alive while it is used)."""
+        if not self.holds():
+            return False
+        widget, app = self.widget, self.app
+        widget.keep_line(self.row, content)
+        cache = widget._rows_cache
+        key = (self.look, id(content))
+        made = shared.get(key)
+        if made is None:
+            finished = cache.finished_row_kept(widget, self.row)
+            if finished is None:
+                return False
+            kept, drawn = finished
+            made = shared[key] = (kept, drawn.render(app.console))
+        else:
+            door.keep_finished_line(cache, self.y, made[0])
+        door.write_in_update(app, (self.at, made[1]),
+                             self.screen.outer_size.clamp_offset(app.cursor_position))
+        door.flush_driver(app)
+        return True

@@ -521,6 +521,12 @@ def in_batch(app: App[Any]) -> bool:
     return bool(app._batch_count)
 
 
+def top_screen(app: App[Any]) -> Screen[Any] | None:
+    """The screen on top of ``app``'s stack (the one shown), None when there is none."""
+    stack = app._screen_stack
+    return stack[-1] if stack else None
+
+
 def driver_of(app: App[Any]) -> Driver | None:
     return app._driver
 

@@ -214,7 +214,19 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             self.terminal.resized(width, height)
 
     def eof_received(self) -> bool:
-        return False  # the client closed its input: the session is over
+        """The client closed its input (its standard input ran out, or it was told to
+        send EOF): the session is over, but the terminal can still be written to. The
+        app closes as on its quit key, so its goodbye line (a guest's seat code) reaches
+        the terminal before the channel closes; True keeps the channel open until then."""
+        app, task = self.app, self.task
+        if app is None or task is None or task.done() or self.terminal is None:
+            return False
+        leave = getattr(app, "leave", None)
+        if leave is None:
+            self.stop(None)
+        else:
+            leave()
+        return True
 
     def break_received(self, msec: int) -> bool:
         return False

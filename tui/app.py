@@ -261,15 +261,28 @@ class MissionApp(AppHooks, App[str | None]):
     async def action_quit(self) -> None:
         """Quit; a guest who leaves a seat in a game behind is told its seat code in the
         goodbye line, where it stays in their terminal after the connection closes."""
+        self.leave()
+
+    def leave(self) -> None:
+        """Close as the quit key does, with its goodbye line: also what the server does
+        when the client closes its input (its terminal can still be written to)."""
+        text = self.goodbye()
+        if text is None:
+            self.exit()
+        else:
+            self.exit_with_message(text)
+
+    def goodbye(self) -> str | None:
+        """The line a player leaving now should keep: a guest who leaves a seat in a game
+        behind is told its seat code (None: nothing to keep)."""
         view = self.session.view() if self.session is not None else None
         if (view is not None and view.seat_code and view.my_seat is not None
                 and view.status == "playing" and self.session is not None
                 and self.session.player.is_guest):
-            self.exit_with_message(
-                f"Bye! Your seat at table {view.code} is kept for you. To sit back down, "
-                f"join table {view.code} again and type your seat code: {view.seat_code}")
-        else:
-            self.exit()
+            return (f"Bye! Your seat at table {view.code} is kept for you. To sit back "
+                    f"down, join table {view.code} again and type your seat code: "
+                    f"{view.seat_code}")
+        return None
 
     def exit_with_message(self, text: str) -> None:
         """Close the app and leave ``text`` for the server to print once the terminal is
@@ -416,10 +429,11 @@ class MissionApp(AppHooks, App[str | None]):
         if lobby is None:
             lobby = self.lobby_screen = LobbyScreen(self._session)
             lobby.say(self._lobby_line)
-        if lobby in self.screen_stack:
-            await self._close_covers(keep_replays=True)  # a table's change in the list
-        else:
+        if lobby not in self.screen_stack:
             await self._show_first(lobby)
+        # else: a change in the list of tables; what the player opened over the lobby
+        # (the help, past games, a replay) stays open, and so does the cover of a
+        # terminal too small
         self.stage, self.stage_kind = None, None
         return lobby
 
@@ -438,13 +452,9 @@ class MissionApp(AppHooks, App[str | None]):
             self._lobby_line = self.lobby_screen.said
             self.lobby_screen = None
 
-    async def _close_covers(self, *, keep_replays: bool = False) -> None:
-        """Close anything opened over the lobby or the table's screen (help, a question);
-        with ``keep_replays``, past games and replays opened over the lobby stay."""
+    async def _close_covers(self) -> None:
+        """Close anything opened over the lobby or the table's screen (help, a question)."""
         while len(self.screen_stack) > 2:
-            if keep_replays and isinstance(self.screen_stack[2],
-                                           PastGamesScreen | ReplayScreen):
-                return
             await self.pop_screen()
 
     # -- terminal size ------------------------------------------------------------------------

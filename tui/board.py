@@ -1,4 +1,5 @@
-"""Widgets of the game board: styled text panels, the countdown, and the 4x4 item grid.
+"""Widgets of the game board: styled text panels and the 4x4 item grid (the countdown is
+in :mod:`tui.countdown`).
 
 Attributes down: the screen sets each widget's data (plain tuples from
 :mod:`tui.board_text`); a widget repaints only when its data changed. Messages up: the grid
@@ -8,10 +9,7 @@ posts :class:`ItemGrid.Picked` to its screen when the lead chooses a cell. Looks
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
-import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import ClassVar
 
@@ -25,7 +23,6 @@ from engine.clock import now_ms
 from engine.rules import COLUMNS, ROWS, Phase, View
 from lean_textual import internals as door
 from lean_textual.cached_lines import CachedLines, keep_shared
-from lean_textual.steady import SteadyScreen
 from tui.board_text import Line
 from tui.timing import arrival_ms
 
@@ -50,12 +47,16 @@ class Lines(CachedLines):
     def on_mount(self) -> None:
         self.watch_lines()
 
+    def shown_lines(self) -> tuple[Line, ...]:
+        """The lines to show: all of them (:class:`WrappedLines` may fit them)."""
+        return self.lines
+
     def watch_lines(self) -> None:
         made = self._made
         if len(made) > self.MAX_MADE:
             made.clear()
         contents = []
-        for line in self.lines:
+        for line in self.shown_lines():
             content = made.get(line)
             if content is None:
                 content = made[line] = self.content_of(line)
@@ -83,6 +84,13 @@ class WrappedLines(Lines):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._wrapped: dict[tuple[object, ...], list[Content]] = {}
+        self.fit: Callable[[tuple[Line, ...], int], tuple[Line, ...]] | None = None
+        """Given the lines and the rows there are, the lines to show (set before the
+        lines): for text whose first line must stay, such as the round's summary."""
+
+    def shown_lines(self) -> tuple[Line, ...]:
+        fit, height = self.fit, self.content_size.height
+        return self.lines if fit is None or height <= 0 else fit(self.lines, height)
 
     def show_contents(self, contents: Sequence[Content]) -> None:
         width, height = self.content_size
@@ -106,85 +114,6 @@ class WrappedLines(Lines):
 
     def on_resize(self) -> None:
         self.watch_lines()
-
-
-class Countdown(Lines):
-    """Time left on the turn timer, drawn only when what it shows changes: whole minutes
-    while more than a minute is left, then every second of the last minute (``0:59``,
-    ``0:58``...), in the colour of a warning for the last ten. (Steps of ten seconds
-    looked frozen: ``1:30`` stood for ten seconds. A once-a-second tick all turn long on
-    every seat of every table was most of the cost of an idle player.) A line widget, so
-    that a step's row goes straight to the terminal (:meth:`SteadyScreen.paint_now`):
-    through the compositor, the steps were about half of its work at 400 players."""
-
-    WIDTH = 8
-    """Cells the countdown fills (its width in ``game.tcss``): right-aligned, a cell spare."""
-
-    deadline: reactive[float | None] = reactive(None, repaint=False, init=False)
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self._timer: asyncio.TimerHandle | None = None
-
-    def on_unmount(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-
-    def watch_deadline(self, deadline: float | None) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if deadline is None:
-            self.lines = ()
-            return
-        self.tick()
-
-    def tick(self) -> None:
-        if self._timer is not None:  # one chain of steps, however the tick was called
-            self._timer.cancel()
-            self._timer = None
-        if self.deadline is None:
-            return
-        left_ms = max(0.0, self.deadline - now_ms())
-        text, step_s = countdown_text(left_ms)
-        role = "stop" if left_ms <= 10_000 else ""
-        self.lines = (((text.rjust(self.WIDTH - 1) + " ", role),),)
-        if left_ms > 0:
-            # wake when the shown text next changes
-            wait_ms = left_ms - (math.ceil(left_ms / 1000 / step_s) - 1) * step_s * 1000
-            self._timer = asyncio.get_running_loop().call_later(
-                max(0.05, wait_ms / 1000), self._due, context=contextvars.Context())
-
-    def _due(self) -> None:
-        """The timer's call, in a context of its own (a cancelled timer keeps nothing
-        alive, as :func:`lean_textual.wake.wake_later`): the step is painted here as the
-        app when it is idle, else through the widget's queue. (Through the queue, a
-        step cost a seat about 0.5 ms, against 0.25 here: with a tick a second in the
-        last minute, twice what an idle player may cost.)"""
-        self._timer = None
-        if not self.is_attached:
-            return
-        app = self.ancestors_with_self[-1]
-        run = getattr(app, "run_in_this_turn", None)
-        if run is None or not run(self._tick_in_turn):
-            self.call_later(self._tick_in_turn)
-
-    def _tick_in_turn(self) -> None:
-        """The shown time is due to change: change it and paint it in this turn."""
-        screen = self.screen
-        if isinstance(screen, SteadyScreen):
-            screen.update_then_paint(self.tick)
-        else:
-            self.tick()
-
-
-def countdown_text(left_ms: float) -> tuple[str, int]:
-    """What the countdown shows with ``left_ms`` to go, and how many seconds one step of
-    that display is (it changes at multiples of it)."""
-    left = math.ceil(left_ms / 1000)
-    if left > 60:  # "2 min" from 1:01 to 2:00: a display in minutes is not expected to tick
-        return f"⏱ {math.ceil(left / 60)} min", 60
-    return f"⏱ {left // 60}:{left % 60:02d}", 1
 
 
 GRID_STYLES = ("header", "current", "label", "picked", "cursor", "spent")

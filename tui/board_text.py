@@ -107,8 +107,11 @@ def waiting_text(view: View) -> tuple[str, bool]:
         if mine:
             return "Your turn: name the best plan", True
         return f"Waiting for {who(view, view.lead)} to name the best plan", False
-    if phase is Phase.ROUND_OVER:
-        return "Round over: the points are in", False
+    if phase is Phase.ROUND_OVER:  # (the round's summary says the rest, room permitting)
+        next_lead = (view.lead + 1) % len(view.players)
+        if next_lead == view.seat:
+            return "Round over: you lead next", False
+        return f"Round over: next lead agent {who(view, next_lead)}", False
     return "Game over", False
 
 
@@ -120,6 +123,8 @@ def status_line(tv: TableView) -> Line:
     # table waits for, which must not be cut at 80 columns
     spans: list[Span] = [(round_text(view), "title"), (" · ", "")]
     spans.append((waiting, "me" if mine else ""))
+    if view.phase is Phase.ROUND_OVER and tv.my_seat in tv.ready:
+        spans.append((" · you are ready", "good"))
     if tv.my_seat is None:
         spans.append((" · watching", "dim"))
     elif tv.spectators:  # the players know they have an audience

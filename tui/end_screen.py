@@ -105,6 +105,15 @@ def round_story(result: RoundResult, players: Sequence[str]) -> Text:
     return text
 
 
+def replay_command(view: TableView) -> str:
+    """What follows the server's command to watch this game again: ``replay CODE`` for a
+    table's first game, ``replay CODE N`` once it has played more (without the number,
+    the line would open whichever game the table finished last: a rematch's, by then)."""
+    if view.game_no > 1:
+        return f"replay {view.code} {view.game_no}"
+    return f"replay {view.code}"
+
+
 class EndScreen(TableStage):
     """The final ranking and a round-by-round breakdown; rematch or back to the lobby."""
 
@@ -146,7 +155,8 @@ class EndScreen(TableStage):
             self.query_one("#title-bar", Static).update(
                 f"Mission Impractical  ·  table {view.code}  ·  game over")
             self.query_one("#end-replay", Static).update(  # a line to copy whole
-                f"Watch it again: {self.invite} replay {view.code}")
+                f"Watch it again: {self.invite} {replay_command(view)}" if game.history
+                else "")  # no round scored: no game is kept, nothing to watch
             self.query_one("#verdict", Static).update(verdict(game))
             self.query_one("#ranking", Static).update(ranking(game))
             stories = Text("\n\n").join(round_story(r, game.players) for r in game.history)

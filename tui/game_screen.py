@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from functools import partial
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -32,9 +33,10 @@ from engine.tables import TableView
 from engine.text import plural
 from lean_textual.wake import wake_later
 from tui import board_text, turn_text
-from tui.board import Countdown, ItemGrid, Lines, WrappedLines
+from tui.board import ItemGrid, Lines, WrappedLines
 from tui.chat import ChatLog, ChatPanel, GameLog
 from tui.confirm import Choose, Confirm
+from tui.countdown import Countdown
 from tui.inputs import QuietInput
 from tui.keybar import KeyBar
 from tui.stage import TableStage
@@ -183,6 +185,8 @@ class GameScreen(TableStage):
             grid.cursor_row = 0
         # reveals (or the round's points) first, then what this seat does next, just above
         # the plan input
+        self._turn.fit = (partial(turn_text.fit_round_over, players=len(game.players))
+                          if game.phase is Phase.ROUND_OVER and game.history else None)
         self._turn.lines = turn_text.reveal_lines(view) + self._own_lines(view)
         self._show_plan_input(view)
         self._log.show_lines(view.log)
@@ -239,17 +243,21 @@ class GameScreen(TableStage):
             self.update_then_paint(show_status)
 
     def _own_lines(self, view: TableView) -> tuple[board_text.Line, ...]:
-        """What this seat does now; for a guest, how to come back: their seat code at the
-        round's summary, and, watching a game where a person's seat is empty, the field
-        below takes the seat code at once (one step back to the seat)."""
+        """What this seat does now; for a guest watching a game where a person's seat is
+        empty, how to come back: the field below takes the seat code at once (one step
+        back to the seat)."""
         if self._reclaimable(view):
             return turn_text.reclaim_lines()
-        lines = turn_text.turn_lines(view)
+        return turn_text.turn_lines(view)
+
+    def _guest_code_now(self, view: TableView) -> str | None:
+        """A guest's seat code at the round's summary, shown in the plan's row (idle then)
+        at every size, where the summary may take every row of the panel above."""
         game = view.game
         if (game is not None and game.phase is Phase.ROUND_OVER and view.seat_code
                 and self.session.player.is_guest):
-            lines += (turn_text.seat_code_line(view.seat_code),)
-        return lines
+            return view.seat_code
+        return None
 
     def _reclaimable(self, view: TableView) -> bool:
         """A guest watching a game in which someone's seat waits for its person."""
@@ -273,7 +281,9 @@ class GameScreen(TableStage):
             return
         moment = turn_text.plan_moment(view)
         before, self._plan_moment = self._plan_moment, moment
-        prompt = turn_text.plan_prompt(view)
+        guest_code = self._guest_code_now(view)
+        prompt = (turn_text.seat_code_prompt(guest_code) if guest_code
+                  else turn_text.plan_prompt(view))
         if plan.placeholder != prompt:
             plan.placeholder = prompt
         if moment is None:

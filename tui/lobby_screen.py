@@ -46,7 +46,7 @@ class TableList(RowList):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(self.COLUMNS, zebra=True, id=id, empty=(
-            "No tables yet: press c to create one, then tell your friends its code."))
+            "No tables yet: press c to create one, then give friends its code."))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "select":  # no table, no Join in the key bar

@@ -17,7 +17,7 @@ from engine.tables import TableOptions, TableView
 from engine.text import plural
 from tui.board import Lines
 from tui.confirm import Confirm
-from tui.keybar import KeyBar
+from tui.keybar import Hint, KeyBar, binding_hints
 from tui.messages import ShowSetup, attempt
 from tui.options_form import OptionsForm
 from tui.row_list import Cell, RowList
@@ -273,7 +273,21 @@ class TableScreen(TableStage):
     def action_results(self) -> None:
         self.app.post_message(ShowSetup(False))
 
+    def key_hints(self) -> list[Hint]:
+        """The bindings' keys; Esc says where it goes from the options form."""
+        hints = binding_hints(self)
+        if isinstance(self.focused, OptionsForm):
+            hints = [(key, "Back to the seats" if action == "back" else label, action)
+                     for key, label, action in hints]
+        return hints
+
     def action_back(self) -> None:
+        """Esc: out of the options form first, then out of the table. (A host who had
+        typed a timer and pressed Esc to be done with the field left the table, handing
+        it to someone else.)"""
+        if isinstance(self.focused, OptionsForm):
+            self.set_focus(self.query_one(SeatList))
+            return
         self.action_leave()
 
     def action_leave(self) -> None:

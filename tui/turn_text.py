@@ -148,10 +148,10 @@ def reclaim_lines() -> tuple[Line, ...]:
              (" to sit back down.", "")),)
 
 
-def seat_code_line(seat_code: str) -> Line:
-    """A guest's seat code, where they will look for it again."""
-    return (("Your seat code: ", "dim"), (seat_code, "key"),
-            (" (type it to come back to this seat after a drop)", "dim"))
+def seat_code_prompt(seat_code: str) -> str:
+    """A guest's seat code, where they will look for it again (the plan's row at the
+    round's summary)."""
+    return f"Your seat code: {seat_code} (type it to come back to this seat after a drop)"
 
 
 def turn_lines(tv: TableView) -> tuple[Line, ...]:
@@ -252,6 +252,24 @@ def _plan_mark(plan: str, shown: bool) -> tuple[Span, ...]:
     if not plan:
         return ()
     return (("  · plan below", "plan"),) if shown else (("  · plan in the log", "plan"),)
+
+
+def fit_round_over(lines: tuple[Line, ...], rows: int, *, players: int) -> tuple[Line, ...]:
+    """The round's summary (:func:`reveal_lines` then this seat's lines: ``players``
+    point lines after the header, then what to do now) in ``rows`` rows: its header line
+    is never the one left out. What goes first when they do not fit: the lines after the
+    points (the status row names the next lead, the key bar says Enter), then each
+    point's reasons (the log has them: PgUp), the points on as few rows as they take."""
+    if rows <= 0 or len(lines) <= rows:
+        return lines
+    header, points = lines[0], lines[1:1 + players]
+    if 1 + players <= rows:
+        return (header, *points)
+    cells: list[Span] = [("Points (why: PgUp, the log):", "dim")]
+    for line in points:
+        name, delta = line[0][0].strip(), line[1]
+        cells += [("  " + name, "name"), (delta[0].rstrip(), delta[1])]
+    return (header, tuple(cells))
 
 
 def round_over_lines(view: View) -> tuple[Line, ...]:

@@ -3,6 +3,7 @@
     python -m bench.blind make [--set N] [--rounds 40] [--seed S]   # questions-N.txt, key-N.jsonl
     python -m bench.blind score answers-N-WHO.txt [--set N]         # right, and the rounds missed
     python -m bench.blind plans [--set N] [--count 40] [--seed S]   # plans-N.txt for raters
+    python -m bench.blind replay --set N                            # today's lead on set N
 
 The questions show the four task names and the four items chosen, in order, nothing else;
 the key holds each round whole. Keep answers beside them as ``answers-N-WHO.txt``:
@@ -26,7 +27,9 @@ from engine.blind_read import (
     sets,
     summary_lines,
 )
+from engine.bots import evidence_grid
 from engine.cards import load_deck
+from engine.reading import best_picks, read
 from engine.simulate import game_seed, make_rounds, play_game
 
 HERE = Path(__file__).resolve().parent
@@ -53,6 +56,43 @@ def _score(args: argparse.Namespace) -> int:
         print(f"  round {r.number}: answered {said}, was {LETTERS[r.secret - 1]} "
               f"({r.tasks[r.secret - 1]}); items {', '.join(r.items)}")
     print("\n".join(summary_lines(HERE)))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """Set N's grids led anew by today's lead (the best item each column): which rounds it
+    leads as before (and how the readers did on those), and a person's reading
+    (:mod:`engine.reading`) of the items then and now."""
+    n = args.set or max(sets(HERE), default=1)
+    rounds = parse_key((HERE / f"key-{n}.jsonl").read_text(encoding="utf-8"))
+    readers = [parse_answers(p.read_text(encoding="utf-8"))
+               for p in sorted(HERE.glob(f"answers-{n}-*.txt"))]
+    deck = load_deck()
+    same = first = right_same = right_changed = 0
+    then_total = now_total = 0.0
+    for r in rounds:
+        columns = evidence_grid(deck, r.tasks, r.grid)
+        new = best_picks(columns, r.secret - 1)
+        then = read([columns[c][p] for c, p in enumerate(r.picks)], len(r.tasks))
+        now = read([columns[c][p] for c, p in enumerate(new)], len(r.tasks))
+        then_total, now_total = then_total + then[r.secret - 1], now_total + now[r.secret - 1]
+        right = sum(a.get(r.number) == r.secret for a in readers)
+        same += new == r.picks
+        first += new[0] == r.picks[0]
+        right_same += right if new == r.picks else 0
+        right_changed += right if new != r.picks else 0
+        if args.verbose and new != r.picks:
+            print(f"round {r.number}: {r.tasks[r.secret - 1]} ({right}/{len(readers)} right)\n"
+                  f"  then {', '.join(r.items)} ({then[r.secret - 1]:.0%})\n"
+                  f"  now  {', '.join(r.grid[c][p] for c, p in enumerate(new))} "
+                  f"({now[r.secret - 1]:.0%})")
+    k = max(len(readers), 1)
+    print(f"set {n}: today's lead picks the same four items in {same} of {len(rounds)} rounds "
+          f"(readers right on {right_same}/{same * k} of them), the same first item in "
+          f"{first}; readers were right on {right_changed}/{(len(rounds) - same) * k} of the "
+          f"rounds it leads otherwise")
+    print(f"a person's reading finds the task: then {then_total / len(rounds):.0%}, "
+          f"now {now_total / len(rounds):.0%}")
     return 0
 
 
@@ -99,8 +139,12 @@ def main(argv: list[str] | None = None) -> int:
     plans.add_argument("--count", type=int, default=40)
     plans.add_argument("--seed", default=None,
                        help="the games' seed (default plans-N; plans-1 to tell set 1 anew)")
+    replay = commands.add_parser("replay", help="lead a set's grids anew with today's lead")
+    replay.add_argument("--set", type=int, default=None)
+    replay.add_argument("--verbose", action="store_true", help="print the rounds led otherwise")
     args = parser.parse_args(argv)
-    return {"make": _make, "score": _score, "plans": _plans}[args.command](args)
+    return {"make": _make, "score": _score, "plans": _plans,
+            "replay": _replay}[args.command](args)
 
 
 if __name__ == "__main__":

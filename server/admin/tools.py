@@ -131,8 +131,10 @@ def open_tables(db: sqlite3.Connection, path: Path) -> tuple[list[Table], dict[s
 
 
 def _table_line(table: Table, live: list[host_db.LiveSession]) -> str:
-    """``QWER  game 1, round 2, picking: alice (host), bob (away), Bot Ada (bot); 1
-    watching``: a seat is away unless its person is connected and at this table."""
+    """``QWER  game 1, round 2, picking: alice (host), bob (away, seat code K7PQ), Bot
+    Ada (bot); 1 watching``: a seat is away unless its person is connected and at this
+    table; a guest's seat away gives its seat code, for the host to tell a guest who lost
+    it (the host checks who asks: the code is the seat)."""
     here = {s.player_id for s in live if s.table_code == table.code and s.seated}
     watching = sum(1 for s in live if s.table_code == table.code and not s.seated)
     state = table.state
@@ -151,6 +153,8 @@ def _table_line(table: Table, live: list[host_db.LiveSession]) -> str:
             marks.append("bot")
         elif seat.player_id not in here:
             marks.append("away")
+            if seat.player_id.startswith("guest:"):
+                marks.append(f"seat code {seat.seat_code}")
         seats.append(seat.name + (f" ({', '.join(marks)})" if marks else ""))
     watchers = f"; {watching} watching" if watching else ""
     return f"  {table.code}  {what}: {', '.join(seats) or 'no seats'}{watchers}"

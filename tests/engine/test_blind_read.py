@@ -45,3 +45,10 @@ def test_the_stored_set_is_scored_from_the_command_line(tmp_path: Path, capsys) 
     out = capsys.readouterr().out
     assert "of 40 right" in out and "round 3: answered -" in out
     assert any("normal bots reading the same rounds" in line for line in summary_lines())
+
+
+def test_a_set_is_led_anew_by_todays_lead_from_the_command_line(capsys) -> None:
+    assert blind_main(["replay", "--set", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "set 1: today's lead picks the same four items in" in out
+    assert "a person's reading finds the task: then" in out

@@ -301,6 +301,19 @@ async def test_reading_with_no_server_running_leaves_the_data_dir_as_it_was(
     assert sorted(p.name for p in data.iterdir()) == before  # no -wal or -shm left behind
 
 
+async def a_guest_in_a_game(hub: Hub, port: int) -> tuple[str, str, TermClient]:
+    """Ann (the host) and Bob by key, and the guest Cy over SSH, in a game that has begun:
+    the table's code, Cy's seat code and Cy's terminal."""
+    host = hub.attach(Player("key:SHA256:ann", "ann"))
+    code = host.create_table()
+    hub.attach(Player("key:SHA256:bob", "bob")).join(code)
+    cy = await TermClient.connect(port, username="cy", command=code)
+    await until(lambda: len(hub.tables[code].seats) == 3, "cy's seat")
+    host.start()
+    await cy.wait_for("Round 1")
+    return code, hub.tables[code].seats[2].seat_code, cy
+
+
 async def test_status_follows_a_guest_who_takes_their_seat_back(
         tmp_path: Path, game_server: StartServer) -> None:
     """After ``ssh -t host CODE`` and the seat code, the guest is that seat's guest again:
@@ -313,16 +326,14 @@ async def test_status_follows_a_guest_who_takes_their_seat_back(
     control.attach(hub.journal.connection, lambda: server.sessions,  # type: ignore[union-attr]
                    poll_s=0.05)
     try:
-        host = hub.attach(Player("key:SHA256:ann", "ann"))
-        code = host.create_table()
-        hub.attach(Player("key:SHA256:bob", "bob")).join(code)
-        cy = await TermClient.connect(server.port, username="cy", command=code)
-        await until(lambda: len(hub.tables[code].seats) == 3, "cy's seat")
-        seat_code = hub.tables[code].seats[2].seat_code
-        host.start()
-        await cy.wait_for("Round 1")
+        code, seat_code, cy = await a_guest_in_a_game(hub, server.port)
         cy.abort()
         await until(lambda: not hub.tables[code].seats[2].connected, "cy away")
+        await asyncio.sleep(0.2)  # a poll or two
+        _, text = await tool(host_tools.status, tmp_path / "data")
+        # a guest who lost the code asks the host, who reads it here
+        assert f"cy (away, seat code {seat_code})" in text
+        assert "seat code" not in text.replace(f"cy (away, seat code {seat_code})", "")
         back = await TermClient.connect(server.port, username="cy", command=code)
         await back.wait_for("Type its seat code")
         back.send(seat_code + "\r")
@@ -334,6 +345,28 @@ async def test_status_follows_a_guest_who_takes_their_seat_back(
         assert "cy (away)" not in text
     finally:
         control.close()
+        hub.close()
+
+
+async def test_a_guest_whose_client_closes_its_input_gets_the_goodbye_with_the_seat_code(
+        tmp_path: Path, game_server: StartServer) -> None:
+    """A client that sends EOF (its input ran out) can still be written to: the guest is
+    told their seat code as on the quit key, then the channel closes. (A connection that
+    drops cannot be: the code is on their screen before, at the table, in the task bar
+    and at the round's summary.)"""
+    from server.admin.cli import mission_app_factory
+
+    hub = Hub.open(tmp_path / "data", seed="eof", settle_ms=0, bot_delay=0.0)
+    server = await game_server(mission_app_factory(hub))
+    try:
+        code, seat_code, cy = await a_guest_in_a_game(hub, server.port)
+        assert cy.chan is not None
+        cy.chan.write_eof()
+        await cy.wait_closed()
+        said = bytes(cy.raw).decode(errors="replace")
+        assert f"type your seat code: {seat_code}" in " ".join(said.split())
+        assert not hub.tables[code].seats[2].connected  # kept for them, away
+    finally:
         hub.close()
 
 

@@ -10,7 +10,7 @@ import weakref
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Label
+from textual.widgets import Input, Label, Static
 
 from engine import rules
 from engine.cards import load_deck
@@ -161,6 +161,27 @@ async def test_the_host_edits_options_and_the_others_see_them_read_only(hub: Hub
                     if "(empty)" in line][-1] == ["6", "(empty)"]
 
 
+async def test_esc_in_the_options_goes_back_to_the_seats_before_it_leaves(hub: Hub) -> None:
+    """Found over SSH: the host typed a timer, Enter, then Esc to be done with the
+    field, and left the table (someone else became its host)."""
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.press("tab", "down", "down", "6", "0", "enter")
+        await settle(pilot)
+        assert app.session.view().options.turn_seconds == 60  # type: ignore[union-attr]
+        assert "esc Back to the seats" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+        assert isinstance(app.screen.focused, SeatList)
+        assert "esc Leave table" in screen_text(app)
+        await pilot.press("escape")  # and now out of the table
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+
 async def test_an_out_of_range_timer_is_refused_and_the_form_shows_the_table_again(
         hub: Hub) -> None:
     app = player_app(hub, "Ann")
@@ -305,6 +326,15 @@ async def test_a_game_ended_before_any_round_says_so_and_offers_a_rematch(hub: H
         assert "share the victory" not in verdict
         assert text_of(host, "#ranking").splitlines()[1].startswith("1. Bob")
         assert "Waiting for the host (Ann)" in text_of(guest, "#end-status")
+        # no round scored, no game kept: nothing to watch again (the line would fail)
+        assert "Watch it again" not in screen_text(host)
+        # a long verdict (an early end, a shared victory) takes two rows, not cut
+        long = ("The game was ended early after 1 round. Alice and Bob share the victory "
+                "with 2 points!")
+        host.screen.query_one("#verdict", Static).update(long)
+        await settle(p1, p2)
+        assert host.screen.query_one("#verdict").content_size.height == 2
+        assert "share the victory" in screen_text(host) and "2 points!" in screen_text(host)
 
         await p2.press("r")  # only the host starts a rematch
         await settle(p1, p2)
@@ -400,6 +430,27 @@ async def test_help_shows_the_rules_and_the_keys_of_the_current_screen(hub: Hub)
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
+
+
+async def test_help_over_the_lobby_stays_open_while_the_tables_change(hub: Hub) -> None:
+    """Found: the help closed under the reader whenever someone opened, filled or closed
+    a table (the lobby's list changed); it stays, and the lobby shows the change after."""
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        bob = hub.attach(Player("key:bob", "Bob"))
+        code = bob.create_table()
+        await settle(pilot)
+        hub.attach(Player("key:cy", "Cy")).join(code)
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+        assert code in screen_text(app)
 
 
 async def test_help_in_the_game_lists_the_game_keys(hub: Hub) -> None:

@@ -7,6 +7,7 @@ import re
 import time
 from dataclasses import replace
 
+import pytest
 from textual import events
 from textual.widgets import Input
 
@@ -26,9 +27,10 @@ from tests.tui.game_host import (
 )
 from tests.tui.pilots import read_the_question
 from tui import timing
-from tui.board import Countdown, ItemGrid, Lines, countdown_text
+from tui.board import ItemGrid, Lines
 from tui.chat import GameLog, new_lines
 from tui.confirm import Confirm
+from tui.countdown import Countdown, TableClock, countdown_text
 from tui.game_screen import PLAN_MAX, GameScreen
 from tui.keybar import KeyBar
 
@@ -698,12 +700,12 @@ async def test_the_countdown_wakes_only_while_a_turn_timer_runs() -> None:
         table.hub.changed(table.hub.tables[table.code])  # the hub arms its timer on a loop
         await settle(pilots)
         countdown = app.screen.query_one(Countdown)
-        assert countdown._timer is not None
+        assert countdown._clock is not None and countdown._clock._handle is not None
         assert re.search("⏱ 0:[23][0-9]", screen_text(app))  # it ticks every second
         screen = app.game_screen
         screen.show(replace(table.seat_session(table.guessers()[0]).view(), deadline_ms=None))
         await settle(pilots)
-        assert countdown._timer is None
+        assert countdown._clock is None and not TableClock._clocks
         assert "⏱" not in screen_text(app)
         table.hub.close()
 
@@ -967,7 +969,10 @@ async def test_a_guest_watching_a_game_where_their_seat_waits_types_the_seat_cod
         assert f"your seat code {seat_code}" in screen_text(app)  # in the tasks' title
 
 
-async def test_a_guest_finds_their_seat_code_in_the_round_summary() -> None:
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40)])
+async def test_a_guest_finds_their_seat_code_in_the_round_summary(size) -> None:
+    """At every size: the summary's header (it was cut at 80x24), the seat code in the
+    plan's row (idle then), and in the tasks' title."""
     hub = Hub(deck=load_deck(), seed="guest", settle_ms=0, bot_delay=3600.0)
     ann = hub.attach(Player(id="guest:ann", name="Ann"))
     code = ann.create_table(TableOptions(turn_seconds=0))
@@ -987,9 +992,13 @@ async def test_a_guest_finds_their_seat_code_in_the_round_summary() -> None:
         sessions[seat].reveal("")
     lead.lead_reveal("")
     app = GameHost(ann)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        assert f"Your seat code: {ann.view().seat_code}" in screen_text(app)
+        text = screen_text(app)
+        seat_code = ann.view().seat_code
+        assert f"Your seat code: {seat_code}" in text
+        assert f"your seat code {seat_code}" in text
+        assert "Round 1 over. The task was" in text
 
 
 async def test_the_hosts_key_bar_fits_80_columns_in_every_role() -> None:

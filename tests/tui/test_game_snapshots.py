@@ -66,9 +66,9 @@ def spectator_watching() -> GameHost:
     return GameHost(table.sessions[-1])
 
 
-def round_over() -> GameHost:
+def round_over(players: int = 4) -> GameHost:
     """Every card revealed, the task too: the round's points, each explained."""
-    table = make_table(4, TableOptions(turn_seconds=0, best_plan=True))
+    table = make_table(players, TableOptions(turn_seconds=0, best_plan=True))
     _hide_all(table)
     for seat in table.guessers():
         table.seat_session(seat).reveal("a cunning plan")
@@ -95,6 +95,12 @@ def test_guessers_reveal_their_cards_and_plans_in_turn(snap_compare, size) -> No
 @pytest.mark.parametrize("size", SIZES)
 def test_the_round_over_screen_explains_every_point(snap_compare, size) -> None:
     assert snap_compare(round_over(), terminal_size=size)
+
+
+def test_the_round_over_screen_of_five_keeps_its_header_at_80x24(snap_compare) -> None:
+    """Five players' points with their reasons do not fit under the header at 80x24: the
+    points go on one row, the reasons are in the log (the header is never cut)."""
+    assert snap_compare(round_over(players=5), terminal_size=(80, 24))
 
 
 @pytest.mark.parametrize("size", SIZES)

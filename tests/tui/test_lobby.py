@@ -65,6 +65,15 @@ async def test_a_new_table_appears_in_another_players_lobby_at_once(hub: Hub) ->
         assert rows(second) == [[code, "Ann", "1/5", "waiting", "Ann"]]
 
 
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40)])
+async def test_the_empty_lobby_s_hint_is_whole_beside_the_past_games(hub: Hub, size) -> None:
+    """Found over SSH: at 120x40 the hint was cut ("...tell your friends its cod…")."""
+    app = ann(hub)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        assert "press c to create one, then give friends its code." in screen_text(app)
+
+
 async def test_every_table_created_while_a_player_looks_is_on_their_screen(hub: Hub) -> None:
     app = ann(hub)
     async with app.run_test(size=(80, 24)) as pilot:

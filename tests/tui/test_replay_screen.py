@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 
 from engine.hub import Hub
 from engine.identity import Player
-from engine.replay import Place
+from engine.replay import Place, find_game
 from engine.tables import Table, TableOptions
 from tests.engine.test_replay import journaled_hub, play_to_the_end, seat_people
 from tests.tui.game_host import notices, screen_text
@@ -101,7 +101,7 @@ async def test_r_in_the_lobby_lists_my_games_first_and_enter_opens_one_step_by_s
         await settle(pilot)
         text = screen_text(app)
         assert "Round 3 of 3" in text and "the points" in text
-        assert "◆ secret, shown" in text and "Game over: Bot Bix wins with 7 points" in text
+        assert "◆ secret, shown" in text and "Game over: Bot Bix wins with 6 points" in text
         assert "★ won" in text and "+3 (lead agent" in text
         await pilot.press("up")
         await settle(pilot)
@@ -189,8 +189,14 @@ async def test_the_end_screen_says_how_to_watch_the_game_again(tmp_path: Path) -
         app.session.join(table.code)  # type: ignore[union-attr]
         await play_to_the_end(table, people, "g3")
         await settle(pilot)
-        assert (f"Watch it again: ssh -t -p 2222 game.example replay {table.code}"
-                in screen_text(app))
+        line = f"Watch it again: ssh -t -p 2222 game.example replay {table.code}"
+        assert line in screen_text(app)
+        assert f"{line} 1" not in screen_text(app)  # the table's only game: no number
+        await play_to_the_end(table, people, "g4")  # a rematch
+        await settle(pilot)
+        assert f"{line} 2" in screen_text(app)  # a table's last game is a later one's soon
+        assert hub.records is not None
+        assert find_game(hub.records, table.code, 2).game_no == 2
     hub.close()
 
 

@@ -21,8 +21,9 @@ import pytest
 from textual import events
 from textual.dom import DOMNode
 
-from lean_textual.cached_lines import CachedLines
+from lean_textual.cached_lines import CachedLines, DirectRow, _RowsByContent
 from lean_textual.partial_paint import shown_whole
+from lean_textual.steady import SteadyScreen
 from tests.tui.test_screen_costs import (
     a_guesser_in_the_chat,
     a_guesser_on_the_clock,
@@ -32,7 +33,8 @@ from tests.tui.test_screen_costs import (
     table_of_three,
 )
 from tui.app import MissionApp
-from tui.board import Countdown, ItemGrid
+from tui.board import ItemGrid
+from tui.countdown import Countdown
 from tui.game_screen import GameScreen
 
 Cell = tuple[str, str, str, bool, bool]
@@ -168,6 +170,7 @@ async def test_the_countdown_draws_its_own_steps_and_turns_red_for_the_last_ten(
         x = countdown.region.x + countdown.plain.index("⏱")
         calm = terminal_cells(guesser)[0][x]
         updates, drawn = compositor_updates(monkeypatch), rows_drawn(monkeypatch)
+        written = direct_rows_written(monkeypatch)
         deadline = countdown.deadline
         assert deadline is not None
         with guesser._context():  # a new deadline, as a hub change brings one
@@ -178,11 +181,76 @@ async def test_the_countdown_draws_its_own_steps_and_turns_red_for_the_last_ten(
             guesser.screen.update_then_paint(lambda: setattr(countdown, "deadline", deadline))
         await asyncio.sleep(2.6)  # from 0:12 through 0:10 to 0:09
         assert re.fullmatch("⏱ 0:0[789]", countdown.plain.strip())
-        assert drawn["Countdown"] >= 2 * len(apps)  # each app's countdown, each step
+        # each app's countdown, each step: drawn by the widget, or written by the clock
+        assert drawn["Countdown"] + written[0] >= 2 * len(apps)
         assert sum(updates.values()) == 0
         urgent = terminal_cells(guesser)[0][x]
         assert urgent[0] == calm[0] == "⏱" and urgent[1] != calm[1]  # red now
         for app in apps:
+            assert terminal_cells(app) == whole_repaint_cells(app)
+
+
+def direct_rows_written(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many rows were written straight to a terminal (:class:`DirectRow`)."""
+    written = [0]
+    write = DirectRow.write
+
+    def counting(row: DirectRow, *args: Any) -> bool:
+        done = write(row, *args)
+        written[0] += done
+        return done
+
+    monkeypatch.setattr(DirectRow, "write", counting)
+    return written
+
+
+async def test_a_countdown_step_is_its_row_alone_finished_once_for_the_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each second of the turn's last minute, one clock steps the table's countdowns: the
+    row is finished once for the seats that finish it alike, and each seat's terminal is
+    sent that row and nothing else, with no widget refresh, no screen update, no
+    compositor and no message through a queue (0.33 ms a seat a second before, 0.2 the
+    target: ``docs/performance.md``)."""
+    monkeypatch.setattr(GameScreen, "BANNER_SECONDS", 0.2)
+    async with a_guesser_on_the_clock("countdown-direct") as (_table, apps, guesser):
+        guesser.post_message(events.Key("s", "s"))  # Stop!: the guessers' timer runs
+        await asyncio.sleep(1.6)  # the banner has gone; a step has drawn each seat's row
+        countdowns = [app.screen.query_one(Countdown) for app in apps]
+        clocks = {id(countdown._clock) for countdown in countdowns}
+        assert len(clocks) == 1 and None not in (c._clock for c in countdowns)  # one a table
+        updates = compositor_updates(monkeypatch)
+        painted: list[object] = []
+        refreshed: list[object] = []
+        handled: list[object] = []
+        monkeypatch.setattr(SteadyScreen, "update_then_paint",
+                            lambda screen, update: painted.append(screen))
+        refresh_rows = CachedLines.refresh_rows
+        monkeypatch.setattr(CachedLines, "refresh_rows",
+                            lambda widget, rows: (refreshed.append(widget),
+                                                  refresh_rows(widget, rows)))
+        monkeypatch.setattr(Countdown, "_tick_in_turn", lambda widget: handled.append(widget))
+        finished: list[object] = []
+        finished_row_kept = _RowsByContent.finished_row_kept
+        monkeypatch.setattr(_RowsByContent, "finished_row_kept",
+                            lambda cache, widget, row: (finished.append(widget),
+                                                        finished_row_kept(cache, widget, row))[1])
+        frames_before = [len(app._driver.frames) for app in apps]  # type: ignore[attr-defined]
+        shown = [countdown.plain for countdown in countdowns]
+        await asyncio.sleep(1.05)  # one step (a second), or two
+        steps = len(finished)
+        assert steps in (1, 2) and painted == refreshed == handled == []
+        assert sum(updates.values()) == 0
+        for app, countdown, before, old in zip(apps, countdowns, frames_before, shown,
+                                               strict=True):
+            assert countdown.plain != old and re.fullmatch("⏱ 0:[01][0-9]", countdown.plain.strip())
+            frames = app._driver.frames[before:]  # type: ignore[attr-defined]
+            assert len(frames) == steps
+            region = countdown.region
+            for frame in frames:  # the countdown's cells, then the cursor put back
+                moves = re.findall(r"\x1b\[(\d+);(\d+)H", frame)
+                assert moves[0] == (str(region.y + 1), str(region.x + 1)) and len(moves) == 2
+                assert countdown.plain.strip() in frame or steps == 2
+                assert len(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", frame)) == Countdown.WIDTH
             assert terminal_cells(app) == whole_repaint_cells(app)
 
 

@@ -70,8 +70,9 @@ from lean_textual.steady import SteadyScreen
 from tests.field_model import FieldModel
 from tests.tui.game_host import GameHost, make_table, running, settle
 from tui.app import MissionApp
-from tui.board import Countdown, ItemGrid
+from tui.board import ItemGrid
 from tui.chat import GameLog
+from tui.countdown import Countdown
 from tui.game_screen import GameScreen
 from tui.inputs import QuietInput
 
@@ -586,7 +587,18 @@ async def table_of_three(seed: str) -> AsyncIterator[tuple[Table, list[MissionAp
     async with three_at_a_table(seed) as (hub, code, apps):
         apps[0].session.start()  # type: ignore[union-attr]
         await asyncio.sleep(0.5)
+        await all_idle(apps)
         yield hub.tables[code], apps
+
+
+async def all_idle(apps: list[MissionApp], timeout: float = 10.0) -> None:
+    """Wait until every app has nothing under way or waiting (on a loaded machine the
+    game screens are still being built half a second after the start): a change told
+    then is painted in the hub's call, as the tests of that expect."""
+    deadline = time.monotonic() + timeout
+    while not all(app._idle_outside_any_app() for app in apps):
+        assert time.monotonic() < deadline, "the apps never settled"
+        await asyncio.sleep(0.02)
 
 
 @asynccontextmanager
