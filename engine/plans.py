@@ -169,20 +169,20 @@ def goal(task: str) -> str:
 
 
 def _render(template: str, goal_of: Mission) -> str:
-    """``template`` with the mission's slots filled: {task} {Task} {obj} {Obj} {who} {Who}
-    {as} {pet} {Goal}."""
+    """``template`` with the mission's slots filled: {task} {Task} {obj} {Obj} {it} {who}
+    {Who} {as} {pet} {Goal}."""
     return _fill(template, goal_of.task, goal_of.obj, goal_of.who, goal_of.as_, goal_of.pet,
-                 goal_of.title)
+                 goal_of.title, goal_of.thing)
 
 
 @functools.lru_cache(maxsize=8192)
 def _fill(template: str, task: str, obj: str, who: str, as_: str, pet: str,
-          title: str) -> str:
+          title: str, it: str) -> str:
     lower = " ".join(w if w in _PROPER else w.lower() for w in task.split())
     return template.format_map({"Task": task, "task": lower, "obj": obj,
                                 "Obj": obj[:1].upper() + obj[1:], "who": who,
                                 "Who": who[:1].upper() + who[1:], "as": as_, "pet": pet,
-                                "Goal": title})
+                                "Goal": title, "it": it or obj})
 
 
 class _Said:
@@ -207,8 +207,11 @@ def _tags(deck: Deck, name: str) -> frozenset[str]:
 
 _TAG_NAMES = TAGS
 OWN = "any"  # a hand-written job's marker for the item's own use, in any mission
+THING = "thing"  # the same, for a mission whose {it} is no creature ("to toast {it}")
+ALL = "all"  # a hand-written job's marker for a use that bends to any mission ("to bat {it}
+# back where it belongs"): better than the item's own use, worse than one for the mission
 _SPARE = "\0"  # marks a job of a lesser pool, taken only when the plan is too long
-SLOTS = ("obj", "who", "as", "pet")  # what a job may name of its mission
+SLOTS = ("obj", "it", "who", "as", "pet")  # what a job may name of its mission
 
 
 @dataclass(frozen=True)
@@ -226,6 +229,18 @@ class Mission:
     marks: frozenset[str] = frozenset()
     pet: str = ""
     done: str = ""
+    it: str = ""  # the thing a job may handle ("the stage" for a talent show), else obj
+    uses: tuple[str, ...] = ()  # jobs any item can do for it ("to wedge into the leak")
+
+    @property
+    def alive(self) -> bool:
+        """Is what a job handles a creature ("the ducklings", not "the pie")?"""
+        return self.thing in (self.who, self.pet) or self.thing.split()[-1] in _ANIMATE
+
+    @property
+    def thing(self) -> str:
+        """What a job for any mission handles: ``it`` when the goal is no thing to hold."""
+        return self.it or self.obj
 
     @property
     def title(self) -> str:
@@ -249,7 +264,8 @@ def mission(deck: Deck, task: str) -> Mission:
     marks = need | kinds | {task}
     if line.get("obj"):
         return Mission(task, line["obj"], line.get("who", ""), line.get("as", ""), marks,
-                       line.get("pet", ""), line.get("done", ""))
+                       line.get("pet", ""), line.get("done", ""), line.get("it", ""),
+                       tuple(v for k, v in deck.jobs.get(task, ()) if k == "use"))
     obj = goal(task)
     animate = bool(obj) and obj.split()[-1] in _ANIMATE
     return Mission(task, obj, obj if animate else "", "", marks, obj if animate else "")
@@ -265,15 +281,20 @@ def hand_written(ranked: Sequence[tuple[str, str]]) -> bool:
     return any(OWN in _marks(m) for m, _ in ranked)
 
 
+ALL_RANK = 3  # the rank of a job for any mission
+
+
 def _rank(mission: Mission, marks: frozenset[str]) -> int | None:
     """How well a job marked ``marks`` serves ``mission``: 0 written for it by name, 1 for
-    one of its kinds, 2 for one of its tags; None when for none."""
+    one of its kinds, 2 for one of its tags, 3 for any mission; None when for none."""
     if mission.task in marks:
         return 0
     if marks & mission.marks - _TAG_NAMES:
         return 1
     if marks & mission.marks:
         return 2
+    if ALL in marks or (THING in marks and not mission.alive):
+        return ALL_RANK
     return None
 
 
@@ -286,6 +307,10 @@ def _written_pools(goal_of: Mission, ranked: Sequence[tuple[str, str]], said: _S
     scored = [(r, k, job) for k, (m, job) in enumerate(ranked)
               if (r := _rank(goal_of, _marks(m))) is not None and goal_of.fills(job)]
     best = [job for _, _, job in sorted(scored)]
+    # the mission's own uses after the item's two best that bend to any mission
+    bent = [k for k, (r, _, _) in enumerate(sorted(scored)) if r == ALL_RANK]
+    at = bent[1] + 1 if len(bent) > 1 else len(best)
+    best[at:at] = [u for u in goal_of.uses if u not in best]
     own = [job for m, job in ranked if OWN in _marks(m) and goal_of.fills(job)]
     plain = [job for m, job in ranked if job not in best and job not in own
              and "{" not in job and _marks(m) <= _TAG_NAMES]
@@ -294,13 +319,15 @@ def _written_pools(goal_of: Mission, ranked: Sequence[tuple[str, str]], said: _S
 
 
 def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
-          said: _Said, said_now: _Said) -> list[list[str]]:
+          said: _Said, said_now: _Said, share: int = PLAN_MAX) -> list[list[str]]:
     """Jobs each item could do, the chosen one first, each unsaid in the game. An item's
     hand-written jobs (``jobs.txt``) for this mission first: those written for it by name,
     for its kind, for what it needs; else one for the item's own use (marked ``any``); else
     a shrug ("for moral support"). Only when all are said: a job said in an earlier round
     (never a shrug, never one of this round). An item without hand-written jobs takes the
-    generated ones of a host's deck (or the pools of its tags)."""
+    generated ones of a host's deck (or the pools of its tags). A job that bends to any
+    mission and is longer than ``share`` (an item's share of the plan) comes after one
+    that is not, so that a long plan keeps its jobs for the mission."""
     need = _tags(deck, task)
     goal_of = mission(deck, task)
     animate = bool(goal_of.who)
@@ -313,6 +340,11 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             return pool
         return sorted(pool, key=lambda j: pool.index(j) + table.get(j, len(table)))
 
+    goal_words = content_words(goal_of.obj) | content_words(goal_of.thing)
+    # the round's plans are about the same items: "to block the snowballs" said by one,
+    # not "to block the snowballs with" by another
+    mine = [*(_render(j, goal_of) for item in items for _, j in deck.jobs.get(item, ())),
+            *goal_of.uses]
     chosen: list[list[str]] = []
     taken = _Said(())  # this plan's jobs: none inside another either
     taken_list: list[str] = []
@@ -335,14 +367,24 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             pools = [(pool, fresh_in, 2) for pool, fresh_in in (  # one of the two best
                 (mine, said), (anyone, said), (other, said), (list(_ANY_JOB), said),
                 (mine + other, said_now))]
+        top = {_render(j, goal_of) for m, j in ranked
+               if (r := _rank(goal_of, _marks(m))) is not None and r < ALL_RANK}
         options: list[str] = []
-        for pool, fresh_in, among in pools:
+        # the best job saying no word again; else naming the goal once more rather than
+        # a job without the mission; else the lesser pools; last, any word again
+        passes = [(GOAL_TIMES, pools[0]), (len(items), pools[0]),
+                  *((GOAL_TIMES, p) for p in pools[1:]), *((0, p) for p in pools)]
+        for strict, (pool, fresh_in, among) in passes:
             if not written:
                 pool = [j for j in pool if animate or "{obj}" not in j]
             fresh = [_render(j, goal_of) for j in pool]
             fresh = [j for j in fresh if j not in fresh_in and j not in taken
-                     and not any(t in j for t in taken_list)]
+                     and not any(t in j for t in taken_list)
+                     and not (strict and repeats(j, taken_list, goal_words, strict))
+                     and not any(k != j and k in j and k in said_now for k in mine)]
             if fresh:
+                if written:
+                    fresh.sort(key=lambda j: j not in top and len(j) > share)
                 first = rng.randrange(min(among, len(fresh)))
                 options = [fresh[first], *fresh[:first], *fresh[first + 1:]]
                 if written:  # when too long: the item's own, shorter, last
@@ -355,6 +397,33 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             taken_list.append(job.lower())
         chosen.append(options)
     return chosen
+
+
+# Words too small to count as said twice in a plan ("the", "with").
+_SMALL = frozenset({"the", "and", "for", "with", "into", "onto", "from", "off", "out", "all",
+                    "its", "it's", "over", "own", "some", "then", "too", "very", "one",
+                    "like", "just", "but", "not", "our", "your", "can", "them", "they",
+                    "this", "that", "who", "what", "when"})
+GOAL_TIMES = 3  # a plan's jobs may name the mission's goal this often
+
+
+def content_words(text: str) -> set[str]:
+    """The words of ``text`` that a plan should not say twice: "to bounce up high" ->
+    {"bounce", "high"}."""
+    return {w.removesuffix("'s") for w in re.findall(r"[a-z][a-z'-]+", text.lower())
+            if len(w) > 2 and w not in _SMALL}
+
+
+def repeats(job: str, jobs: Sequence[str], goal_words: set[str] = frozenset(),
+            goal_times: int = 0) -> bool:
+    """Would ``job`` say a word again that one of ``jobs`` said ("up high" twice), or name
+    the goal more than :data:`GOAL_TIMES` times in the plan?"""
+    words = content_words(job)
+    said = [content_words(j) for j in jobs]
+    if words - goal_words & set().union(*said):
+        return True
+    return bool(words & goal_words) and \
+        sum(bool(w & goal_words) for w in said) >= (goal_times or GOAL_TIMES)
 
 
 def _sentence(opener: str, steps: Sequence[str], items: Sequence[str],
@@ -396,22 +465,25 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
     if goal_of.done and ending not in said_game:
         closer = ending
     steps = list(rng.choice(_STEPS))
-    options = _jobs(deck, task, items, rng, said_game, said_round)
+    fixed = len(_sentence(_render(_LAST_OPENER, goal_of), _BARE_STEPS, items,
+                          [None] * len(items), "."))
+    options = _jobs(deck, task, items, rng, said_game, said_round,
+                    (PLAN_MAX - fixed) // len(items) - 1)
     jobs: list[str | None] = [o[0] if o else None for o in options]
     used: set[str | None] = set(jobs)
+    goal_words = content_words(goal_of.obj) | content_words(goal_of.thing)
     spare = False  # may a job give way to a lesser one that is shorter?
     while True:
         text = _sentence(opener, steps, items, jobs, closer)
         if len(text) <= PLAN_MAX:
             return text
-        longest = max(range(len(jobs)), key=lambda k: len(jobs[k] or ""))
-        others = [j.lower() for k, j in enumerate(jobs) if j and k != longest]
-        shorter = [o.lstrip(_SPARE) for o in options[longest]
-                   if (spare or not o.startswith(_SPARE))
-                   and len(o.lstrip(_SPARE)) < len(jobs[longest] or "")
-                   and o.lstrip(_SPARE) not in used
-                   and not any(o.lstrip(_SPARE).lower() in j or j in o.lstrip(_SPARE).lower()
-                               for j in others)]
+        # the longest job that has a shorter one to give way to, else the longest
+        by_length = sorted(range(len(jobs)), key=lambda k: -len(jobs[k] or ""))
+        longest, shorter = by_length[0], []
+        for times, k in ((t, k) for t in (GOAL_TIMES, len(jobs)) for k in by_length):
+            if (shorter := _shorter(options[k], jobs, k, used, spare, goal_words, times)):
+                longest = k  # the goal named once more rather than a job without it
+                break
         # the next opener in order of preference that is shorter than this one
         shorter_opener = next((o for o in (*openers, *shorts) if len(o) < len(opener)), None)
         if closer not in (".", ending):
@@ -424,8 +496,10 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             steps = list(_BARE_STEPS)
         elif closer != ".":
             closer = "."
-        elif shorter:  # the next best job that is shorter
-            jobs[longest] = shorter[0]
+        elif shorter:  # the next best job that is shorter; among the lesser ones, the
+            over = len(text) - PLAN_MAX  # best that fits at once, so that one goes, not all
+            fits = [o for o in shorter if len(jobs[longest] or "") - len(o) >= over]
+            jobs[longest] = (fits or [min(shorter, key=len)])[0] if spare else shorter[0]
             used.add(jobs[longest])
         elif shorter_opener:
             opener = shorter_opener
@@ -437,6 +511,23 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             opener = ""
         else:
             return text.strip()[:PLAN_MAX]
+
+
+def _shorter(options: Sequence[str], jobs: Sequence[str | None], k: int,
+             used: set[str | None], spare: bool, goal_words: set[str],
+             goal_times: int = 0) -> list[str]:
+    """The jobs item ``k`` could do instead that are shorter than its own, best first:
+    none said in the plan, none inside another job of it, no lesser one unless ``spare``."""
+    others = [j.lower() for n, j in enumerate(jobs) if j and n != k]
+    found = []
+    for option in options:
+        job = option.lstrip(_SPARE)
+        if (spare or not option.startswith(_SPARE)) and len(job) < len(jobs[k] or "") \
+                and job not in used and not any(job.lower() in j or j in job.lower()
+                                                for j in others) \
+                and not repeats(job, others, goal_words, goal_times or GOAL_TIMES):
+            found.append(job)
+    return found
 
 
 def plan_names_every_item(plan: str, item_names: Sequence[str]) -> bool:

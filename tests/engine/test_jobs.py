@@ -15,9 +15,11 @@ from engine.fits import format_jobs
 from engine.plans import (
     _ANY_JOB,
     _CLOSERS,
+    ALL,
     JOBS,
     OWN,
     SLOTS,
+    THING,
     _render,
     hand_written,
     mission,
@@ -49,7 +51,8 @@ def test_every_mission_names_its_goal() -> None:
     for task in deck.task_names:
         line = dict(deck.jobs[task])
         assert line.get("obj"), task
-        assert set(line) <= {"obj", "who", "as", "pet", "done", "kinds"}, task
+        assert set(line) <= {"obj", "it", "who", "as", "pet", "done", "kinds", "use"}, task
+        assert all(len(u) <= 40 and u[:1].islower() for u in mission(deck, task).uses), task
         assert line.get("done", ".")[-1] in ".!?", task
 
 
@@ -57,7 +60,7 @@ def test_every_job_parses() -> None:
     """Its marks are tags, kinds a mission names, tasks or 'any'; its slots are known;
     it says no shrug or closer (those come once a game); it is short."""
     deck = load_deck()
-    known = TAGS | kinds() | set(deck.task_names) | {OWN}
+    known = TAGS | kinds() | set(deck.task_names) | {OWN, ALL, THING}
     stock = [*_ANY_JOB, *(c.strip(". ").lower() for c, _ in _CLOSERS if "{" not in c)]
     for item in deck.item_names:
         for mark, job in deck.jobs[item]:
@@ -68,6 +71,8 @@ def test_every_job_parses() -> None:
             assert job == job.strip() and job[:1].islower() and not job.endswith("."), job
             assert len(job) <= 40, (item, job)
             assert not any(s in job.lower() for s in stock), (item, job)
+            if marks & {ALL, THING}:  # it bends to any mission: by its goal, never by whom
+                assert "{who}" not in job and "{pet}" not in job and "{as}" not in job, job
             if OWN in marks:
                 assert "{who}" not in job and "{pet}" not in job and "{as}" not in job, job
 
@@ -125,7 +130,7 @@ def test_every_job_reads_right_for_every_mission_it_serves() -> None:
         for item in deck.item_names:
             for mark, job in deck.jobs[item]:
                 marks = {m.strip() for m in mark.split(",")}
-                if not goal.fills(job) or not (marks & goal.marks or OWN in marks):
+                if not goal.fills(job) or not (marks & goal.marks or marks & {OWN, ALL, THING}):
                     continue
                 text = _render(job, goal)
                 assert not re.search(r"s's\b|\ban? (the|my)\b|\bthe (the|my)\b|  ", text), \

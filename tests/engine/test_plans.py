@@ -8,7 +8,17 @@ from itertools import combinations
 import pytest
 
 from engine.cards import load_deck
-from engine.plans import _ANY_JOB, _CLOSERS, JOBS, goal, mission, plan_text
+from engine.plans import (
+    _ANY_JOB,
+    _CLOSERS,
+    JOBS,
+    _render,
+    content_words,
+    goal,
+    mission,
+    plan_text,
+    repeats,
+)
 from engine.simulate import Lineup, game_seed, play_game
 from engine.text import PLAN_MAX
 
@@ -91,8 +101,10 @@ def test_every_item_gets_its_own_job_for_the_mission_when_there_is_room() -> Non
     assert "the kitten" in treats, plan
     net = plan.split("Butterfly Net", 1)[1].split(",")[0]
     assert "the kitten" in net, plan
-    cactus = plan.split("Cactus", 1)[1]  # it serves none of the mission's needs: its own use
-    assert any(j in cactus for m, j in deck.jobs["Cactus"] if m == "any"), plan
+    cactus = plan.split("Cactus", 1)[1]  # it serves none of the mission's needs: a use that
+    goal_of = mission(deck, task := "Rescue a Kitten From an Oak Tree")  # bends to it
+    bent = [_render(j, goal_of) for m, j in deck.jobs["Cactus"] if m == "all"]
+    assert any(j in cactus for j in [*bent, *goal_of.uses]), (task, plan)
 
 
 def test_the_obvious_job_comes_first() -> None:
@@ -117,3 +129,29 @@ def test_the_goal_of_a_mission_is_the_thing_after_its_verb() -> None:
     deck = load_deck()
     assert mission(deck, "Fix Mom's Teapot Before She Sees").title == "Teapot"
     assert mission(deck, "Sneak Cookies Past the Chef").who == "the chef"
+
+
+def test_no_word_comes_twice_in_a_plan_when_another_job_would_do() -> None:
+    """What the reader of plans-3 heard: "to swat away bad ideas ... to bounce off bad
+    ideas", "for a lie-down after ... for a long nap after". A plan's jobs say each word
+    once (the goal may come back), as long as the items have other jobs."""
+    deck = load_deck()
+    rng = random.Random(4)
+    clashes = 0
+    for _ in range(400):
+        task = rng.choice(deck.task_names)
+        items = rng.sample(deck.item_names, 4)
+        plan = plan_text(deck, task, items, rng)
+        goal_of = mission(deck, task)
+        jobs = [plan.split(item, 1)[1].split(",")[0].split(". ")[0] for item in items]
+        goal_words = content_words(goal_of.obj) | content_words(goal_of.thing)
+        clashes += any(repeats(j, jobs[:k], goal_words, len(jobs)) for k, j in enumerate(jobs))
+    assert clashes <= 4, clashes
+
+
+def test_an_item_that_serves_nothing_of_the_mission_still_names_it() -> None:
+    """No mission-free line when the item has a use that bends to any mission: the
+    Tennis Racket in a leaky boat bats or rows, it does not swat away bad ideas."""
+    deck = load_deck()
+    plan = plan_text(deck, "Patch a Leaky Boat on a Lake", ["Tennis Racket"], random.Random(1))
+    assert "the boat" in plan.split("Tennis Racket", 1)[1], plan
