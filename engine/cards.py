@@ -20,6 +20,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from engine.fits import FIT_FILE, JOBS_FILE, FitError, Fits, parse_fits, parse_jobs
+from engine.pair_jobs import load_pair_jobs
 
 TASK_COUNT = 62
 ITEM_COUNT = 183
@@ -108,10 +109,20 @@ class Deck:
         try:
             if path is None or not path.is_file():
                 return {}
-            return parse_jobs(path.read_text(encoding="utf-8"),
+            jobs = parse_jobs(path.read_text(encoding="utf-8"),
                               (*self.item_names, *self.task_names))
         except (OSError, UnicodeDecodeError, FitError):
             return {}
+        try:  # a broken pairs file costs its pair jobs, never the item's own
+            assert self.folder is not None
+            pairs = load_pair_jobs(self.folder, self.task_names, self.item_names)
+        except (OSError, UnicodeDecodeError, FitError):
+            pairs = {}
+        # an item's jobs for one mission by name come first (pair_jobs)
+        for item, by_task in pairs.items():
+            jobs[item] = (*((task, job) for task, written in by_task.items()
+                            for job in written), *jobs.get(item, ()))
+        return jobs
 
     def fit_note(self) -> str:
         """One line for the host at start: how the bots read this deck."""

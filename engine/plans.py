@@ -26,6 +26,7 @@ import functools
 import random
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from engine.cards import TAGS, Deck
@@ -414,7 +415,7 @@ def content_words(text: str) -> set[str]:
             if len(w) > 2 and w not in _SMALL}
 
 
-def repeats(job: str, jobs: Sequence[str], goal_words: set[str] = frozenset(),
+def repeats(job: str, jobs: Sequence[str], goal_words: AbstractSet[str] = frozenset(),
             goal_times: int = 0) -> bool:
     """Would ``job`` say a word again that one of ``jobs`` said ("up high" twice), or name
     the goal more than :data:`GOAL_TIMES` times in the plan?"""

@@ -1,0 +1,142 @@
+"""Jobs written for one item in one mission: the lines a bot's plan says first.
+
+An item's own jobs (``jobs.txt``) bend to a mission by its marks and slots, and read like
+it ("Bungee Cord to boing to the pony"). A pair job is written for the item *and* the
+mission together ("Trampoline to bounce clean over the velvet rope"), two of them, so that
+two bots planning the same mission with the same items never say the same thing.
+
+The files are ``pairs/*.txt`` beside the deck, each a run of missions::
+
+    # comment
+    == Get Past a Grumpy Bouncer
+    Trampoline: to bounce clean over the velvet rope; to boing in, waving at the bouncer
+    Umbrella: to twirl like a film star's parasol; to shade the bouncer, very politely
+
+Every job follows the item's name in a plan, so it starts as a phrase that does ("to",
+"as", "for", "so"...). ``python -m engine.pair_jobs [FILE]`` checks them all (or one file)
+and says how much of the deck they cover.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from engine.fits import FitError
+
+PAIRS_DIR = "pairs"
+JOBS_PER_PAIR = 2
+JOB_MAX = 50  # characters: an item's share of a plan leaves room for its name
+STARTS = ("to ", "as ", "for ", "so ", "in ", "on ", "with ", "because ", "until ",
+          "while ", "like ", "under ", "over ", "inside ", "behind ", "full of ", "tied ",
+          "filled ", "dressed ", "stuffed ", "strapped ", "held ", "worn ", "set ",
+          "glued ", "hidden ", "balanced ", "propped ", "wrapped ", "aimed ", "pointed ",
+          "at ", "up ", "round ", "around ", "across ", "into ", "onto ")
+HEADER = "=="
+
+PairJobs = dict[str, dict[str, tuple[str, ...]]]  # item -> task -> jobs, best first
+
+
+def parse_pair_jobs(text: str, tasks: Iterable[str], items: Iterable[str],
+                    filename: str = "pairs.txt") -> PairJobs:
+    """One pairs file as ``{item: {task: jobs}}``; :class:`FitError` naming the line of
+    anything malformed: an unknown mission or item, a job the plan cannot read after the
+    item's name, one too long, the same job twice in a mission."""
+    known_tasks, known_items = set(tasks), set(items)
+    found: PairJobs = {}
+    task: str | None = None
+    seen: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        where = f"{filename}:{number}"
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith(HEADER):
+            task = line[len(HEADER):].strip()
+            if task not in known_tasks:
+                raise FitError(f"{where}: no mission called {task!r}")
+            seen = set()
+            continue
+        if task is None:
+            raise FitError(f"{where}: a job before the first '== Mission' line")
+        item, colon, rest = line.partition(":")
+        item = item.strip()
+        if not colon or item not in known_items:
+            raise FitError(f"{where}: expected 'Item: job; job' with an item of the deck"
+                           f" (got {item!r})")
+        jobs = tuple(j.strip() for j in rest.split(";") if j.strip())
+        if not jobs:
+            raise FitError(f"{where}: {item} has no job")
+        for job in jobs:
+            if not job.startswith(STARTS):
+                raise FitError(f"{where}: {job!r} does not read after '{item}' "
+                               f"(start it with one of: to, as, for, so, ...)")
+            if len(job) > JOB_MAX:
+                raise FitError(f"{where}: {job!r} is {len(job)} characters "
+                               f"(at most {JOB_MAX})")
+            if job.lower() in seen:
+                raise FitError(f"{where}: {job!r} is said twice in {task}")
+            seen.add(job.lower())
+        found.setdefault(item, {})[task] = found.get(item, {}).get(task, ()) + jobs
+    return found
+
+
+def load_pair_jobs(folder: Path | Traversable, tasks: Iterable[str],
+                   items: Iterable[str]) -> PairJobs:
+    """Every ``pairs/*.txt`` beside a deck, merged; {} without the folder."""
+    tasks, items = tuple(tasks), tuple(items)
+    where = folder / PAIRS_DIR
+    merged: PairJobs = {}
+    if not where.is_dir():
+        return merged
+    for path in sorted(where.iterdir(), key=lambda p: p.name):
+        if not path.name.endswith(".txt"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        for item, by_task in parse_pair_jobs(text, tasks, items, path.name).items():
+            for task, jobs in by_task.items():
+                mine = merged.setdefault(item, {})
+                mine[task] = mine.get(task, ()) + jobs
+    return merged
+
+
+def coverage(pairs: PairJobs, tasks: Iterable[str], items: Iterable[str]) -> list[str]:
+    """Lines for a writer: per mission, how many items have their two jobs, and which
+    missing."""
+    lines = []
+    items = tuple(items)
+    for task in tasks:
+        short = [i for i in items if len(pairs.get(i, {}).get(task, ())) < JOBS_PER_PAIR]
+        if len(short) == len(items):
+            continue
+        done = len(items) - len(short)
+        lines.append(f"{task}: {done} of {len(items)} items"
+                     + (f"; short: {', '.join(short)}" if short else ""))
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    from engine.cards import load_deck
+
+    deck = load_deck()
+    try:
+        if argv:  # one file
+            path = Path(argv[0])
+            pairs = parse_pair_jobs(path.read_text(encoding="utf-8"), deck.task_names,
+                                    deck.item_names, path.name)
+        else:
+            assert deck.folder is not None
+            pairs = load_pair_jobs(deck.folder, deck.task_names, deck.item_names)
+    except (FitError, OSError, UnicodeDecodeError) as error:
+        print(error)
+        return 1
+    print("\n".join(coverage(pairs, deck.task_names, deck.item_names)) or "no pair jobs")
+    total = sum(len(jobs) for by_task in pairs.values() for jobs in by_task.values())
+    print(f"{total} pair jobs")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,97 @@
+"""Pair jobs: written for one item in one mission, said first, two bots never alike."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine.cards import Deck, load_deck, parse_deck
+from engine.fits import FitError, parse_jobs
+from engine.pair_jobs import JOBS_PER_PAIR, load_pair_jobs, parse_pair_jobs
+from engine.plans import plan_text
+
+DECK = load_deck()
+TASK = "Get Past a Grumpy Bouncer"
+PAIRS = f"""# two items
+== {TASK}
+Trampoline: to bounce clean over the velvet rope; to boing in, waving
+Umbrella: to twirl like a film star's parasol; to shade the bouncer, politely
+"""
+
+
+def parse(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    return parse_pair_jobs(text, DECK.task_names, DECK.item_names, "x.txt")
+
+
+def test_a_pairs_file_reads_as_item_then_mission() -> None:
+    assert parse(PAIRS) == {
+        "Trampoline": {TASK: ("to bounce clean over the velvet rope", "to boing in, waving")},
+        "Umbrella": {TASK: ("to twirl like a film star's parasol",
+                            "to shade the bouncer, politely")},
+    }
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("== Juggle Jelly\nTrampoline: to bounce", "x.txt:1: no mission called 'Juggle Jelly'"),
+    ("Trampoline: to bounce", "x.txt:1: a job before the first"),
+    (f"== {TASK}\nTrampolines: to bounce", "x.txt:2: expected 'Item: job; job'"),
+    (f"== {TASK}\nTrampoline: bounce over", "does not read after 'Trampoline'"),
+    (f"== {TASK}\nTrampoline: to " + "bounce " * 10, "characters (at most 50)"),
+    (f"== {TASK}\nTrampoline: to bounce; to Bounce", "is said twice in Get Past"),
+    (f"== {TASK}\nTrampoline:", "Trampoline has no job"),
+])
+def test_a_malformed_line_is_named_with_its_line(text: str, says: str) -> None:
+    with pytest.raises(FitError) as raised:
+        parse(text)
+    assert says in str(raised.value)
+
+
+def deck_with(tmp_path: Path, pairs: dict[str, str]) -> Deck:
+    """The game's deck read from ``tmp_path``, with these pairs files beside it."""
+    data = Path(str(DECK.folder))
+    for name in ("tasks.txt", "items.txt", "jobs.txt", "fit.txt"):
+        shutil.copy(data / name, tmp_path / name)
+    (tmp_path / "pairs").mkdir()
+    for name, text in pairs.items():
+        (tmp_path / "pairs" / name).write_text(text, encoding="utf-8")
+    return parse_deck((tmp_path / "tasks.txt").read_text(encoding="utf-8"),
+                      (tmp_path / "items.txt").read_text(encoding="utf-8"), folder=tmp_path)
+
+
+def test_files_merge_and_a_pair_job_comes_before_the_items_own(tmp_path: Path) -> None:
+    more = f"== {TASK}\nTrampoline: to spring past like a VIP\n"
+    deck = deck_with(tmp_path, {"a.txt": PAIRS, "b.txt": more})
+    jobs = deck.jobs["Trampoline"]
+    assert jobs[:3] == ((TASK, "to bounce clean over the velvet rope"),
+                        (TASK, "to boing in, waving"), (TASK, "to spring past like a VIP"))
+    own = parse_jobs((tmp_path / "jobs.txt").read_text(encoding="utf-8"), DECK.item_names)
+    assert jobs[3:] == own["Trampoline"]
+
+
+def test_a_broken_pairs_file_costs_only_the_pair_jobs(tmp_path: Path) -> None:
+    deck = deck_with(tmp_path, {"a.txt": "== No Such Mission\n"})
+    own = parse_jobs((tmp_path / "jobs.txt").read_text(encoding="utf-8"), DECK.item_names)
+    assert deck.jobs["Trampoline"] == own["Trampoline"]
+
+
+def test_two_bots_planning_one_mission_say_the_two_pair_jobs(tmp_path: Path) -> None:
+    deck = deck_with(tmp_path, {"a.txt": PAIRS})
+    items = ["Trampoline", "Umbrella"]
+    first = plan_text(deck, TASK, items, random.Random(1))
+    second = plan_text(deck, TASK, items, random.Random(2), [first], seat=1, said_now=[first])
+    assert "Trampoline to bounce clean over the velvet rope" in first
+    assert "Umbrella to twirl like a film star's parasol" in first
+    assert "Trampoline to boing in, waving" in second
+    assert "Umbrella to shade the bouncer, politely" in second
+
+
+def test_the_games_own_pairs_read_cleanly() -> None:
+    """Every bundled pairs file parses; a pair written at all has its two jobs."""
+    folder = Path(str(DECK.folder))
+    pairs = load_pair_jobs(folder, DECK.task_names, DECK.item_names)
+    short = [(item, task) for item, by_task in pairs.items()
+             for task, jobs in by_task.items() if len(jobs) < JOBS_PER_PAIR]
+    assert not short
