@@ -27,7 +27,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from engine.clock import now_ms
-from engine.rules import IllegalAction, Phase, View
+from engine.rules import TASKS_ON_BAR, IllegalAction, Phase, View
 from engine.session import Session
 from engine.tables import TableView
 from engine.text import plural
@@ -178,6 +178,8 @@ class GameScreen(TableStage):
         self._countdown.deadline = view.deadline_ms
         self._tasks.lines = board_text.task_lines(view)
         self._players.lines = board_text.score_lines(view)
+        if old is None or old.game is None or len(old.game.players) != len(game.players):
+            self.set_class(len(game.players) > TASKS_ON_BAR, "-five")  # a row per player
         grid = self._grid
         grid.view = game
         grid.show_title(board_text.grid_title(game))

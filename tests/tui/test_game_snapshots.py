@@ -103,6 +103,14 @@ def test_the_round_over_screen_of_five_keeps_its_header_at_80x24(snap_compare) -
     assert snap_compare(round_over(players=5), terminal_size=(80, 24))
 
 
+@pytest.mark.parametrize("size", SIZES[:2])
+def test_five_players_each_have_a_row_beside_the_tasks(snap_compare, size) -> None:
+    """Four tasks, five players: the top grows a row (from the log) so Eve is not cut."""
+    table = make_table(5)
+    table.seat_session(table.lead).pick(0, 1)
+    assert snap_compare(GameHost(table.seat_session(table.guessers()[0])), terminal_size=size)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_a_spectator_watches_the_board_without_a_hand(snap_compare, size) -> None:
     assert snap_compare(spectator_watching(), terminal_size=size)
