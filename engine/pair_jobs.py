@@ -28,7 +28,7 @@ from engine.fits import FitError
 
 PAIRS_DIR = "pairs"
 JOBS_PER_PAIR = 2
-JOB_MAX = 50  # characters: an item's share of a plan leaves room for its name
+JOB_MAX = 26  # characters: four items, their names and jobs fit a plan (PLAN_MAX, 160)
 STARTS = ("to ", "as ", "for ", "so ", "in ", "on ", "with ", "because ", "until ",
           "while ", "like ", "under ", "over ", "inside ", "behind ", "full of ", "tied ",
           "filled ", "dressed ", "stuffed ", "strapped ", "held ", "worn ", "set ",
@@ -40,47 +40,66 @@ PairJobs = dict[str, dict[str, tuple[str, ...]]]  # item -> task -> jobs, best f
 
 
 def parse_pair_jobs(text: str, tasks: Iterable[str], items: Iterable[str],
-                    filename: str = "pairs.txt") -> PairJobs:
+                    filename: str = "pairs.txt", problems: list[str] | None = None
+                    ) -> PairJobs:
     """One pairs file as ``{item: {task: jobs}}``; :class:`FitError` naming the line of
     anything malformed: an unknown mission or item, a job the plan cannot read after the
-    item's name, one too long, the same job twice in a mission."""
+    item's name, one too long, the same job twice in a mission. With ``problems``, each is
+    added there instead and its line left out (a writer sees them all at once)."""
     known_tasks, known_items = set(tasks), set(items)
     found: PairJobs = {}
     task: str | None = None
     seen: set[str] = set()
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        where = f"{filename}:{number}"
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith(HEADER):
-            task = line[len(HEADER):].strip()
-            if task not in known_tasks:
-                raise FitError(f"{where}: no mission called {task!r}")
-            seen = set()
-            continue
-        if task is None:
-            raise FitError(f"{where}: a job before the first '== Mission' line")
-        item, colon, rest = line.partition(":")
-        item = item.strip()
-        if not colon or item not in known_items:
-            raise FitError(f"{where}: expected 'Item: job; job' with an item of the deck"
-                           f" (got {item!r})")
-        jobs = tuple(j.strip() for j in rest.split(";") if j.strip())
-        if not jobs:
-            raise FitError(f"{where}: {item} has no job")
-        for job in jobs:
-            if not job.startswith(STARTS):
-                raise FitError(f"{where}: {job!r} does not read after '{item}' "
-                               f"(start it with one of: to, as, for, so, ...)")
-            if len(job) > JOB_MAX:
-                raise FitError(f"{where}: {job!r} is {len(job)} characters "
-                               f"(at most {JOB_MAX})")
-            if job.lower() in seen:
-                raise FitError(f"{where}: {job!r} is said twice in {task}")
-            seen.add(job.lower())
-        found.setdefault(item, {})[task] = found.get(item, {}).get(task, ()) + jobs
+        line, where = raw.strip(), f"{filename}:{number}"
+        try:
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith(HEADER):
+                task = None  # until it is known
+                task = _mission(line, where, known_tasks)
+                seen.clear()
+                continue
+            if task is None:
+                raise FitError(f"{where}: a job before the first '== Mission' line")
+            item, jobs = _jobs(line, where, task, seen, known_items)
+            found.setdefault(item, {})[task] = found.get(item, {}).get(task, ()) + jobs
+        except FitError as error:
+            if problems is None:
+                raise
+            problems.append(str(error))
     return found
+
+
+def _mission(line: str, where: str, known_tasks: set[str]) -> str:
+    task = line[len(HEADER):].strip()
+    if task not in known_tasks:
+        raise FitError(f"{where}: no mission called {task!r}")
+    return task
+
+
+def _jobs(line: str, where: str, task: str, seen: set[str],
+          known_items: set[str]) -> tuple[str, tuple[str, ...]]:
+    """One item's line: the item and its jobs, each checked (``seen``: this mission's)."""
+    item, colon, rest = line.partition(":")
+    item = item.strip()
+    if not colon or item not in known_items:
+        raise FitError(f"{where}: expected 'Item: job; job' with an item of the deck"
+                       f" (got {item!r})")
+    jobs = tuple(j.strip() for j in rest.split(";") if j.strip())
+    if not jobs:
+        raise FitError(f"{where}: {item} has no job")
+    for job in jobs:
+        if not job.startswith(STARTS):
+            raise FitError(f"{where}: {job!r} does not read after '{item}' "
+                           f"(start it with one of: to, as, for, so, ...)")
+        if len(job) > JOB_MAX:
+            raise FitError(f"{where}: {job!r} is {len(job)} characters (at most "
+                           f"{JOB_MAX}: four items and their jobs share a plan's 160)")
+        if job.lower() in seen:
+            raise FitError(f"{where}: {job!r} is said twice in {task}")
+        seen.add(job.lower())
+    return item, jobs
 
 
 def load_pair_jobs(folder: Path | Traversable, tasks: Iterable[str],
@@ -122,10 +141,14 @@ def main(argv: list[str]) -> int:
 
     deck = load_deck()
     try:
-        if argv:  # one file
-            path = Path(argv[0])
+        if argv:  # one file, every problem in it
+            path, problems = Path(argv[0]), []
             pairs = parse_pair_jobs(path.read_text(encoding="utf-8"), deck.task_names,
-                                    deck.item_names, path.name)
+                                    deck.item_names, path.name, problems)
+            if problems:
+                print("\n".join(problems))
+                print(f"{len(problems)} problems: fix them all")
+                return 1
         else:
             assert deck.folder is not None
             pairs = load_pair_jobs(deck.folder, deck.task_names, deck.item_names)

@@ -17,8 +17,8 @@ DECK = load_deck()
 TASK = "Get Past a Grumpy Bouncer"
 PAIRS = f"""# two items
 == {TASK}
-Trampoline: to bounce clean over the velvet rope; to boing in, waving
-Umbrella: to twirl like a film star's parasol; to shade the bouncer, politely
+Trampoline: to bounce over the rope; to boing in, waving
+Umbrella: to twirl like a film star; to shade the bouncer
 """
 
 
@@ -28,9 +28,9 @@ def parse(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
 
 def test_a_pairs_file_reads_as_item_then_mission() -> None:
     assert parse(PAIRS) == {
-        "Trampoline": {TASK: ("to bounce clean over the velvet rope", "to boing in, waving")},
-        "Umbrella": {TASK: ("to twirl like a film star's parasol",
-                            "to shade the bouncer, politely")},
+        "Trampoline": {TASK: ("to bounce over the rope", "to boing in, waving")},
+        "Umbrella": {TASK: ("to twirl like a film star",
+                            "to shade the bouncer")},
     }
 
 
@@ -39,7 +39,7 @@ def test_a_pairs_file_reads_as_item_then_mission() -> None:
     ("Trampoline: to bounce", "x.txt:1: a job before the first"),
     (f"== {TASK}\nTrampolines: to bounce", "x.txt:2: expected 'Item: job; job'"),
     (f"== {TASK}\nTrampoline: bounce over", "does not read after 'Trampoline'"),
-    (f"== {TASK}\nTrampoline: to " + "bounce " * 10, "characters (at most 50)"),
+    (f"== {TASK}\nTrampoline: to " + "bounce " * 10, "characters (at most 26"),
     (f"== {TASK}\nTrampoline: to bounce; to Bounce", "is said twice in Get Past"),
     (f"== {TASK}\nTrampoline:", "Trampoline has no job"),
 ])
@@ -65,7 +65,7 @@ def test_files_merge_and_a_pair_job_comes_before_the_items_own(tmp_path: Path) -
     more = f"== {TASK}\nTrampoline: to spring past like a VIP\n"
     deck = deck_with(tmp_path, {"a.txt": PAIRS, "b.txt": more})
     jobs = deck.jobs["Trampoline"]
-    assert jobs[:3] == ((TASK, "to bounce clean over the velvet rope"),
+    assert jobs[:3] == ((TASK, "to bounce over the rope"),
                         (TASK, "to boing in, waving"), (TASK, "to spring past like a VIP"))
     own = parse_jobs((tmp_path / "jobs.txt").read_text(encoding="utf-8"), DECK.item_names)
     assert jobs[3:] == own["Trampoline"]
@@ -82,10 +82,10 @@ def test_two_bots_planning_one_mission_say_the_two_pair_jobs(tmp_path: Path) -> 
     items = ["Trampoline", "Umbrella"]
     first = plan_text(deck, TASK, items, random.Random(1))
     second = plan_text(deck, TASK, items, random.Random(2), [first], seat=1, said_now=[first])
-    assert "Trampoline to bounce clean over the velvet rope" in first
-    assert "Umbrella to twirl like a film star's parasol" in first
+    assert "Trampoline to bounce over the rope" in first
+    assert "Umbrella to twirl like a film star" in first
     assert "Trampoline to boing in, waving" in second
-    assert "Umbrella to shade the bouncer, politely" in second
+    assert "Umbrella to shade the bouncer" in second
 
 
 def test_the_games_own_pairs_read_cleanly() -> None:
