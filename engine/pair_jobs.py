@@ -142,7 +142,7 @@ def main(argv: list[str]) -> int:
     deck = load_deck()
     try:
         if argv:  # one file, every problem in it
-            path, problems = Path(argv[0]), []
+            path, problems = Path(argv[0]), list[str]()
             pairs = parse_pair_jobs(path.read_text(encoding="utf-8"), deck.task_names,
                                     deck.item_names, path.name, problems)
             if problems:
