@@ -93,6 +93,9 @@ def _jobs(line: str, where: str, task: str, seen: set[str],
         if not job.startswith(STARTS):
             raise FitError(f"{where}: {job!r} does not read after '{item}' "
                            f"(start it with one of: to, as, for, so, ...)")
+        if "{" in job or "}" in job:
+            raise FitError(f"{where}: {job!r}: a pair job names its mission in words "
+                           "(no {slots})")
         if len(job) > JOB_MAX:
             raise FitError(f"{where}: {job!r} is {len(job)} characters (at most "
                            f"{JOB_MAX}: four items and their jobs share a plan's 160)")

@@ -42,6 +42,7 @@ def test_a_pairs_file_reads_as_item_then_mission() -> None:
     (f"== {TASK}\nTrampoline: to " + "bounce " * 10, "characters (at most 26"),
     (f"== {TASK}\nTrampoline: to bounce; to Bounce", "is said twice in Get Past"),
     (f"== {TASK}\nTrampoline:", "Trampoline has no job"),
+    (f"== {TASK}\nTrampoline: to bounce over {{who}}", "no {slots}"),
 ])
 def test_a_malformed_line_is_named_with_its_line(text: str, says: str) -> None:
     with pytest.raises(FitError) as raised:
