@@ -13,13 +13,12 @@ The files are ``pairs/*.txt`` beside the deck, each a run of missions::
     Umbrella: to twirl like a film star's parasol; to shade the bouncer, very politely
 
 Every job follows the item's name in a plan, so it starts as a phrase that does ("to",
-"as", "for", "so"...). ``python -m engine.pair_jobs [FILE]`` checks them all (or one file)
-and says how much of the deck they cover.
+"as", "for", "so"...). ``python -m engine.check_pairs [FILE]`` checks them all (or one
+file) and says how much of the deck they cover.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -139,30 +138,5 @@ def coverage(pairs: PairJobs, tasks: Iterable[str], items: Iterable[str]) -> lis
     return lines
 
 
-def main(argv: list[str]) -> int:
-    from engine.cards import load_deck
-
-    deck = load_deck()
-    try:
-        if argv:  # one file, every problem in it
-            path, problems = Path(argv[0]), list[str]()
-            pairs = parse_pair_jobs(path.read_text(encoding="utf-8"), deck.task_names,
-                                    deck.item_names, path.name, problems)
-            if problems:
-                print("\n".join(problems))
-                print(f"{len(problems)} problems: fix them all")
-                return 1
-        else:
-            assert deck.folder is not None
-            pairs = load_pair_jobs(deck.folder, deck.task_names, deck.item_names)
-    except (FitError, OSError, UnicodeDecodeError) as error:
-        print(error)
-        return 1
-    print("\n".join(coverage(pairs, deck.task_names, deck.item_names)) or "no pair jobs")
-    total = sum(len(jobs) for by_task in pairs.values() for jobs in by_task.values())
-    print(f"{total} pair jobs")
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit("the checker moved: python -m engine.check_pairs FILE")
