@@ -113,10 +113,10 @@ class Deck:
                               (*self.item_names, *self.task_names))
         except (OSError, UnicodeDecodeError, FitError):
             return {}
-        try:  # a broken pairs file costs its pair jobs, never the item's own
+        try:  # a malformed line costs its pair jobs, never the item's own
             assert self.folder is not None
-            pairs = load_pair_jobs(self.folder, self.task_names, self.item_names)
-        except (OSError, UnicodeDecodeError, FitError):
+            pairs = load_pair_jobs(self.folder, self.task_names, self.item_names, [])
+        except (OSError, UnicodeDecodeError):
             pairs = {}
         # an item's jobs for one mission by name come first (pair_jobs)
         for item, by_task in pairs.items():

@@ -11,7 +11,18 @@ from pathlib import Path
 
 from engine.cards import load_deck
 from engine.fits import FitError
-from engine.pair_jobs import coverage, load_pair_jobs, parse_pair_jobs
+from engine.pair_jobs import PairJobs, coverage, load_pair_jobs, parse_pair_jobs
+from engine.plans import _ANY_JOB, _CLOSERS
+
+# lines a plan says on its own: a job saying one would say it twice in a plan
+STOCK = (*_ANY_JOB, *(c.strip(". ") for c, _ in _CLOSERS if "{" not in c))
+
+
+def stock_lines(pairs: PairJobs) -> list[str]:
+    """A problem for each pair job that says a shrug or a closer of the plans."""
+    return [f"{item} in {task}: {job!r} says {s!r}, a line plans say on their own"
+            for item, by_task in pairs.items() for task, jobs in by_task.items()
+            for job in jobs for s in STOCK if s.lower() in job.lower()]
 
 
 def main(argv: list[str]) -> int:
@@ -21,6 +32,7 @@ def main(argv: list[str]) -> int:
             path, problems = Path(argv[0]), list[str]()
             pairs = parse_pair_jobs(path.read_text(encoding="utf-8"), deck.task_names,
                                     deck.item_names, path.name, problems)
+            problems += stock_lines(pairs)
             if problems:
                 print("\n".join(problems))
                 print(f"{len(problems)} problems: fix them all")

@@ -104,9 +104,10 @@ def _jobs(line: str, where: str, task: str, seen: set[str],
     return item, jobs
 
 
-def load_pair_jobs(folder: Path | Traversable, tasks: Iterable[str],
-                   items: Iterable[str]) -> PairJobs:
-    """Every ``pairs/*.txt`` beside a deck, merged; {} without the folder."""
+def load_pair_jobs(folder: Path | Traversable, tasks: Iterable[str], items: Iterable[str],
+                   problems: list[str] | None = None) -> PairJobs:
+    """Every ``pairs/*.txt`` beside a deck, merged; {} without the folder. With
+    ``problems``, a malformed line is left out and said there (see :func:`parse_pair_jobs`)."""
     tasks, items = tuple(tasks), tuple(items)
     where = folder / PAIRS_DIR
     merged: PairJobs = {}
@@ -116,7 +117,8 @@ def load_pair_jobs(folder: Path | Traversable, tasks: Iterable[str],
         if not path.name.endswith(".txt"):
             continue
         text = path.read_text(encoding="utf-8")
-        for item, by_task in parse_pair_jobs(text, tasks, items, path.name).items():
+        for item, by_task in parse_pair_jobs(text, tasks, items, path.name,
+                                             problems).items():
             for task, jobs in by_task.items():
                 mine = merged.setdefault(item, {})
                 mine[task] = mine.get(task, ()) + jobs

@@ -470,6 +470,8 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
                           [None] * len(items), "."))
     options = _jobs(deck, task, items, rng, said_game, said_round,
                     (PLAN_MAX - fixed) // len(items) - 1)
+    named = {_render(j, goal_of) for item in items for m, j in deck.jobs.get(item, ())
+             if task in _marks(m)}  # written for this mission by name (pair_jobs)
     jobs: list[str | None] = [o[0] if o else None for o in options]
     used: set[str | None] = set(jobs)
     goal_words = content_words(goal_of.obj) | content_words(goal_of.thing)
@@ -478,13 +480,16 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
         text = _sentence(opener, steps, items, jobs, closer)
         if len(text) <= PLAN_MAX:
             return text
-        # the longest job that has a shorter one to give way to, else the longest
+        # the longest job that has a shorter one to give way to, else the longest; a job
+        # written for this mission by name gives way to another such first, and to a
+        # lesser one last
         by_length = sorted(range(len(jobs)), key=lambda k: -len(jobs[k] or ""))
         longest, shorter = by_length[0], []
-        for times, k in ((t, k) for t in (GOAL_TIMES, len(jobs)) for k in by_length):
-            if (shorter := _shorter(options[k], jobs, k, used, spare, goal_words, times)):
-                longest = k  # the goal named once more rather than a job without it
-                break
+        found = [(k, alt) for times in (GOAL_TIMES, len(jobs)) for k in by_length
+                 if (alt := _shorter(options[k], jobs, k, used, spare, goal_words, times))]
+        if found:  # the goal named once more rather than a job without it
+            longest, shorter = min(found, key=lambda f: (
+                f[1][0] not in named, jobs[f[0]] in named, found.index(f)))
         # the next opener in order of preference that is shorter than this one
         shorter_opener = next((o for o in (*openers, *shorts) if len(o) < len(opener)), None)
         if closer not in (".", ending):

@@ -1,4 +1,5 @@
-"""The hand-written jobs of the bundled deck (engine/data/jobs.txt): one set per item,
+"""The hand-written jobs of the bundled deck (engine/data/jobs.txt, without the pair jobs
+of engine/data/pairs, which test_pair_jobs.py checks): one set per item,
 every job sound, no stock phrases again, every plan they make within the limit."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import engine
-from engine.cards import TAGS, load_deck, load_deck_dir
+from engine.cards import TAGS, load_deck_dir
 from engine.deck_fit import JOBS_HEADER, writes_jobs
 from engine.fits import format_jobs
 from engine.plans import (
@@ -26,18 +27,19 @@ from engine.plans import (
     plan_text,
 )
 from engine.text import PLAN_MAX
+from tests.engine.decks import own_jobs_deck
 
 REPEAT_MAX = 3  # items that may share one job's text ("to light the way")
 
 
 def kinds() -> set[str]:
-    deck = load_deck()
+    deck = own_jobs_deck()
     return {k.strip() for task in deck.task_names for mark, value in deck.jobs[task]
             if mark == "kinds" for k in value.split(",")}
 
 
 def test_every_item_has_hand_written_jobs_for_each_of_its_tags() -> None:
-    deck = load_deck()
+    deck = own_jobs_deck()
     for card in deck.items:
         jobs = deck.jobs.get(card.name, ())
         assert hand_written(jobs), card.name
@@ -47,7 +49,7 @@ def test_every_item_has_hand_written_jobs_for_each_of_its_tags() -> None:
 
 
 def test_every_mission_names_its_goal() -> None:
-    deck = load_deck()
+    deck = own_jobs_deck()
     for task in deck.task_names:
         line = dict(deck.jobs[task])
         assert line.get("obj"), task
@@ -59,7 +61,7 @@ def test_every_mission_names_its_goal() -> None:
 def test_every_job_parses() -> None:
     """Its marks are tags, kinds a mission names, tasks or 'any'; its slots are known;
     it says no shrug or closer (those come once a game); it is short."""
-    deck = load_deck()
+    deck = own_jobs_deck()
     known = TAGS | kinds() | set(deck.task_names) | {OWN, ALL, THING}
     stock = [*_ANY_JOB, *(c.strip(". ").lower() for c, _ in _CLOSERS if "{" not in c)]
     for item in deck.item_names:
@@ -78,14 +80,14 @@ def test_every_job_parses() -> None:
 
 
 def test_no_job_is_a_stock_phrase_again() -> None:
-    deck = load_deck()
+    deck = own_jobs_deck()
     texts = Counter(j for item in deck.item_names for j in {j for _, j in deck.jobs[item]})
     common = [(j, n) for j, n in texts.items() if n > REPEAT_MAX]
     assert not common, common
 
 
 def test_plans_stay_within_the_limit_and_name_every_item() -> None:
-    deck = load_deck()
+    deck = own_jobs_deck()
     rng = random.Random(31)
     for _ in range(1500):
         task = rng.choice(deck.task_names)
@@ -99,7 +101,7 @@ def test_plans_stay_within_the_limit_and_name_every_item() -> None:
 
 
 def test_a_host_deck_without_jobs_takes_stock_phrases_by_tag(tmp_path: Path) -> None:
-    own = load_deck()
+    own = own_jobs_deck()
     (tmp_path / "tasks.txt").write_text(
         "\n".join(f"{c.name} | {', '.join(sorted(c.tags))}" for c in own.tasks[:8]))
     (tmp_path / "items.txt").write_text(
@@ -124,7 +126,7 @@ def test_deck_fit_never_writes_over_hand_written_jobs(tmp_path: Path) -> None:
 
 def test_every_job_reads_right_for_every_mission_it_serves() -> None:
     """The slots fill in as English: no "the ducklings's", no "a the penguin"."""
-    deck = load_deck()
+    deck = own_jobs_deck()
     for task in deck.task_names:
         goal = mission(deck, task)
         for item in deck.item_names:

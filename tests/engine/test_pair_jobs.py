@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.cards import Deck, load_deck, parse_deck
+from engine.check_pairs import stock_lines
 from engine.fits import FitError, parse_jobs
 from engine.pair_jobs import JOBS_PER_PAIR, load_pair_jobs, parse_pair_jobs
 from engine.plans import plan_text
@@ -72,10 +73,13 @@ def test_files_merge_and_a_pair_job_comes_before_the_items_own(tmp_path: Path) -
     assert jobs[3:] == own["Trampoline"]
 
 
-def test_a_broken_pairs_file_costs_only_the_pair_jobs(tmp_path: Path) -> None:
-    deck = deck_with(tmp_path, {"a.txt": "== No Such Mission\n"})
+def test_a_malformed_line_costs_only_its_own_pair_jobs(tmp_path: Path) -> None:
+    broken = f"== No Such Mission\nTrampoline: to bounce\n== {TASK}\nUmbrella: to spin\n" \
+             "Trampoline: bounce, no 'to'\n"
+    deck = deck_with(tmp_path, {"a.txt": broken})
     own = parse_jobs((tmp_path / "jobs.txt").read_text(encoding="utf-8"), DECK.item_names)
     assert deck.jobs["Trampoline"] == own["Trampoline"]
+    assert deck.jobs["Umbrella"] == ((TASK, "to spin"), *own["Umbrella"])
 
 
 def test_two_bots_planning_one_mission_say_the_two_pair_jobs(tmp_path: Path) -> None:
@@ -96,3 +100,12 @@ def test_the_games_own_pairs_read_cleanly() -> None:
     short = [(item, task) for item, by_task in pairs.items()
              for task, jobs in by_task.items() if len(jobs) < JOBS_PER_PAIR]
     assert not short
+
+
+def test_no_pair_job_says_a_stock_line_of_the_plans() -> None:
+    """A shrug ("just in case") or a closer said inside a job would come twice in a plan."""
+    assert stock_lines({"Bucket": {TASK: ("as a helmet, just in case", "to bail")}}) == [
+        f"Bucket in {TASK}: 'as a helmet, just in case' says 'just in case', a line plans "
+        "say on their own"]
+    folder = Path(str(DECK.folder))
+    assert not stock_lines(load_pair_jobs(folder, DECK.task_names, DECK.item_names))

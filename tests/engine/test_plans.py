@@ -21,6 +21,7 @@ from engine.plans import (
 )
 from engine.simulate import Lineup, game_seed, play_game
 from engine.text import PLAN_MAX
+from tests.engine.decks import own_jobs_deck
 
 
 def games(count: int, players: int = 4) -> list[list[list[str]]]:
@@ -92,7 +93,8 @@ def test_the_plan_names_the_mission_or_its_goal_and_every_item_in_order() -> Non
 
 
 def test_every_item_gets_its_own_job_for_the_mission_when_there_is_room() -> None:
-    deck = load_deck()
+    """Without a pair job (said already this round): the item's own jobs, bent to it."""
+    deck = own_jobs_deck()
     plan = plan_text(deck, "Rescue a Kitten From an Oak Tree",
                      ["Ladder", "Pet Treats", "Butterfly Net", "Cactus"], random.Random(1))
     ladder = plan.split("Ladder", 1)[1].split(",")[0]
@@ -109,8 +111,8 @@ def test_every_item_gets_its_own_job_for_the_mission_when_there_is_room() -> Non
 
 def test_the_obvious_job_comes_first() -> None:
     """What the readers of plans-1 and plans-2 missed: the glove catches the vase, the
-    tuxedo makes a penguin, the oven mitts carry the pizza."""
-    deck = load_deck()
+    tuxedo makes a penguin, the oven mitts carry the pizza (the item's own jobs)."""
+    deck = own_jobs_deck()
     for task, item, words in (("Catch a Falling Vase", "Baseball Glove", "catch the vase"),
                               ("Blend In With the Penguins", "Tuxedo", "a penguin"),
                               ("Tiptoe Past a Guard Dog", "Pet Treats", "the guard dog"),
@@ -118,6 +120,23 @@ def test_the_obvious_job_comes_first() -> None:
                               ("Fix Mom's Teapot Before She Sees", "Superglue", "teapot")):
         plan = plan_text(deck, task, [item], random.Random(3))
         assert words in plan, plan
+
+
+def test_a_job_written_for_the_item_in_this_mission_comes_first() -> None:
+    """The game's own deck has two pair jobs for every item in every mission: a plan with
+    room says the first, the next plan of the round the second."""
+    deck = load_deck()
+    rng = random.Random(11)
+    for _ in range(40):
+        task, items = rng.choice(deck.task_names), rng.sample(deck.item_names, 2)
+        first = plan_text(deck, task, items, rng)
+        second = plan_text(deck, task, items, rng, [first], 1, [first])
+        for item in items:
+            written = [j for m, j in deck.jobs[item] if m == task]
+            assert len(written) == 2, (task, item)
+            assert any(f"{item} {j}" in first for j in written), first
+            assert any(f"{item} {j}" in second for j in written), second
+        assert opener(first) != opener(second)
 
 
 def test_the_goal_of_a_mission_is_the_thing_after_its_verb() -> None:
