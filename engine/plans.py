@@ -484,7 +484,7 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
         # written for this mission by name gives way to another such first, and to a
         # lesser one last
         by_length = sorted(range(len(jobs)), key=lambda k: -len(jobs[k] or ""))
-        longest, shorter = by_length[0], []
+        longest, shorter = by_length[0], list[str]()
         found = [(k, alt) for times in (GOAL_TIMES, len(jobs)) for k in by_length
                  if (alt := _shorter(options[k], jobs, k, used, spare, goal_words, times))]
         if found:  # the goal named once more rather than a job without it
