@@ -345,6 +345,7 @@ async def _serve(options: argparse.Namespace) -> int:
     except DeckError as error:
         print(f"mission-impractical: bad deck: {error}", file=sys.stderr)
         return 2
+    deck.read_all()
     first_start = not (Path(options.data_dir) / DB_NAME).exists()
     if options.deck is not None:
         print(f"mission-impractical: {deck.fit_note()}", file=sys.stderr)
