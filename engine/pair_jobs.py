@@ -138,7 +138,3 @@ def coverage(pairs: PairJobs, tasks: Iterable[str], items: Iterable[str]) -> lis
         lines.append(f"{task}: {done} of {len(items)} items"
                      + (f"; short: {', '.join(short)}" if short else ""))
     return lines
-
-
-if __name__ == "__main__":
-    raise SystemExit("the checker moved: python -m engine.check_pairs FILE")

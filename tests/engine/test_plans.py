@@ -170,7 +170,8 @@ def test_no_word_comes_twice_in_a_plan_when_another_job_would_do() -> None:
 
 def test_an_item_that_serves_nothing_of_the_mission_still_names_it() -> None:
     """No mission-free line when the item has a use that bends to any mission: the
-    Tennis Racket in a leaky boat bats or rows, it does not swat away bad ideas."""
-    deck = load_deck()
+    Tennis Racket in a leaky boat bats or rows, it does not swat away bad ideas (its own
+    jobs, once the round has said its pair jobs)."""
+    deck = own_jobs_deck()
     plan = plan_text(deck, "Patch a Leaky Boat on a Lake", ["Tennis Racket"], random.Random(1))
     assert "the boat" in plan.split("Tennis Racket", 1)[1], plan
