@@ -265,7 +265,7 @@ def fit_round_over(lines: tuple[Line, ...], rows: int, *, players: int) -> tuple
     header, points = lines[0], lines[1:1 + players]
     if 1 + players <= rows:
         return (header, *points)
-    cells: list[Span] = [("Points (why: PgUp, the log):", "dim")]
+    cells: list[Span] = [("Points (why: PgUp):", "dim")]
     for line in points:
         name, delta = line[0][0].strip(), line[1]
         cells += [("  " + name, "name"), (delta[0].rstrip(), delta[1])]
