@@ -20,7 +20,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from engine.fits import FIT_FILE, JOBS_FILE, FitError, Fits, parse_fits, parse_jobs
-from engine.pair_jobs import load_pair_jobs
+from engine.pair_jobs import PairJobs, load_pair_jobs
 
 TASK_COUNT = 62
 ITEM_COUNT = 183
@@ -109,25 +109,26 @@ class Deck:
         try:
             if path is None or not path.is_file():
                 return {}
-            jobs = parse_jobs(path.read_text(encoding="utf-8"),
+            return parse_jobs(path.read_text(encoding="utf-8"),
                               (*self.item_names, *self.task_names))
         except (OSError, UnicodeDecodeError, FitError):
             return {}
-        try:  # a malformed line costs its pair jobs, never the item's own
-            assert self.folder is not None
-            pairs = load_pair_jobs(self.folder, self.task_names, self.item_names, [])
+
+    @functools.cached_property
+    def pair_jobs(self) -> PairJobs:
+        """Per item and mission, the jobs written for the two together, best first
+        (``pairs/*.txt``, :mod:`engine.pair_jobs`); a malformed line costs only itself."""
+        if self.folder is None:
+            return {}
+        try:
+            return load_pair_jobs(self.folder, self.task_names, self.item_names, [])
         except (OSError, UnicodeDecodeError):
-            pairs = {}
-        # an item's jobs for one mission by name come first (pair_jobs)
-        for item, by_task in pairs.items():
-            jobs[item] = (*((task, job) for task, written in by_task.items()
-                            for job in written), *jobs.get(item, ()))
-        return jobs
+            return {}
 
     def read_all(self) -> None:
         """Read the fit and jobs files now (the bundled jobs take about 60 ms): a server
         does it at start, not on a bot's first move with every player waiting."""
-        _ = self.fits, self.jobs
+        _ = self.fits, self.jobs, self.pair_jobs
 
     def fit_note(self) -> str:
         """One line for the host at start: how the bots read this deck."""

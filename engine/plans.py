@@ -272,6 +272,14 @@ def mission(deck: Deck, task: str) -> Mission:
     return Mission(task, obj, obj if animate else "", "", marks, obj if animate else "")
 
 
+def item_jobs(deck: Deck, task: str, item: str) -> tuple[tuple[str, str], ...]:
+    """An item's jobs for ``task``, best first, each with its mark: those written for the
+    item in this very mission (:mod:`engine.pair_jobs`, marked by the task), then its own
+    (``jobs.txt``)."""
+    pairs = deck.pair_jobs.get(item, {}).get(task, ())
+    return (*((task, job) for job in pairs), *deck.jobs.get(item, ()))
+
+
 def _marks(marker: str) -> frozenset[str]:
     """A job's marker as marks: "height, rope" -> {"height", "rope"}."""
     return frozenset(m.strip() for m in marker.split(",") if m.strip())
@@ -344,14 +352,14 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
     goal_words = content_words(goal_of.obj) | content_words(goal_of.thing)
     # the round's plans are about the same items: "to block the snowballs" said by one,
     # not "to block the snowballs with" by another
-    mine = [*(_render(j, goal_of) for item in items for _, j in deck.jobs.get(item, ())),
+    mine = [*(_render(j, goal_of) for item in items for _, j in item_jobs(deck, task, item)),
             *goal_of.uses]
     chosen: list[list[str]] = []
     taken = _Said(())  # this plan's jobs: none inside another either
     taken_list: list[str] = []
     for item in items:
         offer = _tags(deck, item)
-        ranked = list(deck.jobs.get(item, ()))
+        ranked = list(item_jobs(deck, task, item))
         written = hand_written(ranked)
         pools: list[tuple[list[str], _Said, int]]
         if written:
@@ -408,11 +416,15 @@ _SMALL = frozenset({"the", "and", "for", "with", "into", "onto", "from", "off", 
 GOAL_TIMES = 3  # a plan's jobs may name the mission's goal this often
 
 
-def content_words(text: str) -> set[str]:
+_WORD = re.compile(r"[a-z][a-z'-]+")
+
+
+@functools.lru_cache(maxsize=16384)  # the same jobs are weighed again and again
+def content_words(text: str) -> frozenset[str]:
     """The words of ``text`` that a plan should not say twice: "to bounce up high" ->
     {"bounce", "high"}."""
-    return {w.removesuffix("'s") for w in re.findall(r"[a-z][a-z'-]+", text.lower())
-            if len(w) > 2 and w not in _SMALL}
+    return frozenset(w.removesuffix("'s") for w in _WORD.findall(text.lower())
+                     if len(w) > 2 and w not in _SMALL)
 
 
 def repeats(job: str, jobs: Sequence[str], goal_words: AbstractSet[str] = frozenset(),
@@ -470,7 +482,7 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
                           [None] * len(items), "."))
     options = _jobs(deck, task, items, rng, said_game, said_round,
                     (PLAN_MAX - fixed) // len(items) - 1)
-    named = {_render(j, goal_of) for item in items for m, j in deck.jobs.get(item, ())
+    named = {_render(j, goal_of) for item in items for m, j in item_jobs(deck, task, item)
              if task in _marks(m)}  # written for this mission by name (pair_jobs)
     jobs: list[str | None] = [o[0] if o else None for o in options]
     used: set[str | None] = set(jobs)
@@ -485,9 +497,13 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
         # lesser one last
         by_length = sorted(range(len(jobs)), key=lambda k: -len(jobs[k] or ""))
         longest, shorter = by_length[0], list[str]()
-        found = [(k, alt) for times in (GOAL_TIMES, len(jobs)) for k in by_length
-                 if (alt := _shorter(options[k], jobs, k, used, spare, goal_words, times))]
-        if found:  # the goal named once more rather than a job without it
+        found: list[tuple[int, list[str]]] = []
+        for times in (GOAL_TIMES, len(jobs)):  # the goal named once more rather than a
+            found = [(k, alt) for k in by_length  # job without it
+                     if (alt := _shorter(options[k], jobs, k, used, spare, goal_words, times))]
+            if found:
+                break
+        if found:
             longest, shorter = min(found, key=lambda f: (
                 f[1][0] not in named, jobs[f[0]] in named, found.index(f)))
         # the next opener in order of preference that is shorter than this one
@@ -520,7 +536,7 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
 
 
 def _shorter(options: Sequence[str], jobs: Sequence[str | None], k: int,
-             used: set[str | None], spare: bool, goal_words: set[str],
+             used: set[str | None], spare: bool, goal_words: AbstractSet[str],
              goal_times: int = 0) -> list[str]:
     """The jobs item ``k`` could do instead that are shorter than its own, best first:
     none said in the plan, none inside another job of it, no lesser one unless ``spare``."""

@@ -12,7 +12,7 @@ from engine.cards import Deck, load_deck, parse_deck
 from engine.check_pairs import stock_lines
 from engine.fits import FitError, parse_jobs
 from engine.pair_jobs import JOBS_PER_PAIR, load_pair_jobs, parse_pair_jobs
-from engine.plans import plan_text
+from engine.plans import item_jobs, plan_text
 
 DECK = load_deck()
 TASK = "Get Past a Grumpy Bouncer"
@@ -66,7 +66,7 @@ def deck_with(tmp_path: Path, pairs: dict[str, str]) -> Deck:
 def test_files_merge_and_a_pair_job_comes_before_the_items_own(tmp_path: Path) -> None:
     more = f"== {TASK}\nTrampoline: to spring past like a VIP\n"
     deck = deck_with(tmp_path, {"a.txt": PAIRS, "b.txt": more})
-    jobs = deck.jobs["Trampoline"]
+    jobs = item_jobs(deck, TASK, "Trampoline")
     assert jobs[:3] == ((TASK, "to bounce over the rope"),
                         (TASK, "to boing in, waving"), (TASK, "to spring past like a VIP"))
     own = parse_jobs((tmp_path / "jobs.txt").read_text(encoding="utf-8"), DECK.item_names)
@@ -78,8 +78,9 @@ def test_a_malformed_line_costs_only_its_own_pair_jobs(tmp_path: Path) -> None:
              "Trampoline: bounce, no 'to'\n"
     deck = deck_with(tmp_path, {"a.txt": broken})
     own = parse_jobs((tmp_path / "jobs.txt").read_text(encoding="utf-8"), DECK.item_names)
-    assert deck.jobs["Trampoline"] == own["Trampoline"]
-    assert deck.jobs["Umbrella"] == ((TASK, "to spin"), *own["Umbrella"])
+    assert item_jobs(deck, TASK, "Trampoline") == own["Trampoline"]
+    assert item_jobs(deck, TASK, "Umbrella") == ((TASK, "to spin"), *own["Umbrella"])
+    assert deck.jobs["Umbrella"] == own["Umbrella"]  # the item's own, apart
 
 
 def test_two_bots_planning_one_mission_say_the_two_pair_jobs(tmp_path: Path) -> None:

@@ -51,9 +51,12 @@ def said_in(plan: str, phrases: set[str]) -> set[str]:
 
 
 def job_phrases() -> set[str]:
-    """The stock jobs and the bundled deck's hand-written ones that name no slot."""
+    """The stock jobs and the bundled deck's hand-written ones that name no slot (its
+    pair jobs too)."""
     deck = load_deck()
     written = {j for item in deck.item_names for _, j in deck.jobs[item] if "{" not in j}
+    written |= {j for by_task in deck.pair_jobs.values() for jobs in by_task.values()
+                for j in jobs}
     return {j for pool in JOBS.values() for j in pool if "{obj}" not in j} | written
 
 
@@ -132,7 +135,7 @@ def test_a_job_written_for_the_item_in_this_mission_comes_first() -> None:
         first = plan_text(deck, task, items, rng)
         second = plan_text(deck, task, items, rng, [first], 1, [first])
         for item in items:
-            written = [j for m, j in deck.jobs[item] if m == task]
+            written = deck.pair_jobs[item][task]
             assert len(written) == 2, (task, item)
             assert any(f"{item} {j}" in first for j in written), first
             assert any(f"{item} {j}" in second for j in written), second
