@@ -136,7 +136,7 @@ def test_a_job_written_for_the_item_in_this_mission_comes_first() -> None:
         second = plan_text(deck, task, items, rng, [first], 1, [first])
         for item in items:
             written = deck.pair_jobs[item][task]
-            assert len(written) == 2, (task, item)
+            assert len(written) >= 2, (task, item)
             assert any(f"{item} {j}" in first for j in written), first
             assert any(f"{item} {j}" in second for j in written), second
         assert opener(first) != opener(second)
