@@ -484,6 +484,7 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
                     (PLAN_MAX - fixed) // len(items) - 1)
     named = {_render(j, goal_of) for item in items for m, j in item_jobs(deck, task, item)
              if task in _marks(m)}  # written for this mission by name (pair_jobs)
+    title = goal_of.title.lower()
     jobs: list[str | None] = [o[0] if o else None for o in options]
     used: set[str | None] = set(jobs)
     goal_words = content_words(goal_of.obj) | content_words(goal_of.thing)
@@ -518,6 +519,10 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             steps = list(_BARE_STEPS)
         elif closer != ".":
             closer = "."
+        elif opener and shorter and shorter[0] not in named and jobs[longest] in named \
+                and title in " ".join(j or "" for j in jobs).lower():
+            opener = ""  # a job names the mission: the plan goes without a title rather
+            # than give up a job written for it ("Saddle to ride the sheep there, ...")
         elif shorter:  # the next best job that is shorter; among the lesser ones, the
             over = len(text) - PLAN_MAX  # best that fits at once, so that one goes, not all
             fits = [o for o in shorter if len(jobs[longest] or "") - len(o) >= over]

