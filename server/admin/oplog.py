@@ -35,9 +35,23 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
+class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]  # (typeshed: generic)
+    """Writes to ``sys.stderr`` as it is when a line is logged, not as it was when the
+    handler was made (as logging's own last resort does): a handler made while a test
+    captured stderr would otherwise write to that closed capture ever after."""
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value: Any) -> None:
+        pass
+
+
 def configure_logging(level: str, log_format: str = "text") -> None:
     """Log to stderr at ``level`` in ``log_format`` (``text`` or ``json``)."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler = StderrHandler()
     if log_format == "json":
         handler.setFormatter(JsonFormatter())
     else:

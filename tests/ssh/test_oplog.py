@@ -3,13 +3,15 @@ failures in the documented format, and the same facts as JSON fields."""
 
 from __future__ import annotations
 
+import io
 import json
 import logging
+import sys
 
 import asyncssh
 import pytest
 
-from server.admin.oplog import TEXT_FORMAT, JsonFormatter
+from server.admin.oplog import TEXT_FORMAT, JsonFormatter, configure_logging
 from server.auth import AccessPolicy, fingerprint
 from tests.ssh.client import TermClient, until
 from tests.ssh.conftest import StartServer
@@ -90,3 +92,19 @@ def _guest() -> type[asyncssh.SSHClient]:
     from tests.ssh.client import _Guest
 
     return _Guest
+
+
+def test_the_log_goes_to_stderr_as_it_is_when_a_line_is_logged(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found in CI: a handler bound to a stderr a test had captured (and closed) printed
+    'Logging error' into every later test's stderr."""
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", list(root.handlers))  # (put back after)
+    monkeypatch.setattr(root, "level", root.level)
+    first, later = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", first)
+    configure_logging("INFO")
+    first.close()
+    monkeypatch.setattr(sys, "stderr", later)
+    logging.getLogger("mission.test").info("still heard")
+    assert later.getvalue().endswith("INFO mission.test: still heard\n")
