@@ -26,7 +26,7 @@ from pathlib import Path
 from engine.fits import FitError
 
 PAIRS_DIR = "pairs"
-JOBS_PER_PAIR = 3
+JOBS_PER_PAIR = 4
 JOB_MAX = 26  # characters: four items, their names and jobs fit a plan (PLAN_MAX, 160)
 STARTS = ("to ", "as ", "for ", "so ", "in ", "on ", "with ", "because ", "until ",
           "while ", "like ", "under ", "over ", "inside ", "behind ", "full of ", "tied ",

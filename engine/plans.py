@@ -449,6 +449,8 @@ def _sentence(opener: str, steps: Sequence[str], items: Sequence[str],
                    for step, item, job in zip(steps, items, jobs, strict=True))
     if not opener or opener.endswith((".", "!", "?")):
         body = body[:1].upper() + body[1:]
+    if closer == "." and body.endswith(("!", "?", ".")):  # a job that ends with a shout
+        closer = ""
     return f"{opener} {body}{closer}".strip()
 
 

@@ -178,3 +178,10 @@ def test_an_item_that_serves_nothing_of_the_mission_still_names_it() -> None:
     deck = own_jobs_deck()
     plan = plan_text(deck, "Patch a Leaky Boat on a Lake", ["Tennis Racket"], random.Random(1))
     assert "the boat" in plan.split("Tennis Racket", 1)[1], plan
+
+
+def test_a_plan_that_ends_on_a_shout_gets_no_full_stop_after_it() -> None:
+    """Readers of plans-8 found "and Megaphone to shout Hold the train!."."""
+    plan = plan_text(load_deck(), "Skydive Onto a Moving Train",
+                     ["Night Light", "Umbrella", "Catapult", "Megaphone"], random.Random(1))
+    assert plan.endswith("!") and not plan.endswith(("!.", "?.")), plan
