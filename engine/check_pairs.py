@@ -12,17 +12,14 @@ from pathlib import Path
 from engine.cards import load_deck
 from engine.fits import FitError
 from engine.pair_jobs import PairJobs, coverage, load_pair_jobs, parse_pair_jobs
-from engine.plans import _ANY_JOB, _CLOSERS
-
-# lines a plan says on its own: a job saying one would say it twice in a plan
-STOCK = (*_ANY_JOB, *(c.strip(". ") for c, _ in _CLOSERS if "{" not in c))
+from engine.plans import STOCK_LINES
 
 
 def stock_lines(pairs: PairJobs) -> list[str]:
     """A problem for each pair job that says a shrug or a closer of the plans."""
     return [f"{item} in {task}: {job!r} says {s!r}, a line plans say on their own"
             for item, by_task in pairs.items() for task, jobs in by_task.items()
-            for job in jobs for s in STOCK if s.lower() in job.lower()]
+            for job in jobs for s in STOCK_LINES if s.lower() in job.lower()]
 
 
 def main(argv: list[str]) -> int:

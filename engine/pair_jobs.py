@@ -2,15 +2,15 @@
 
 An item's own jobs (``jobs.txt``) bend to a mission by its marks and slots, and read like
 it ("Bungee Cord to boing to the pony"). A pair job is written for the item *and* the
-mission together ("Trampoline to bounce clean over the velvet rope"), two of them, so that
-two bots planning the same mission with the same items never say the same thing.
+mission together ("Trampoline to bounce over the rope"), four of them (JOBS_PER_PAIR), as
+four plans of a round may tell one mission with the same items and no two say one job.
 
 The files are ``pairs/*.txt`` beside the deck, each a run of missions::
 
     # comment
     == Get Past a Grumpy Bouncer
-    Trampoline: to bounce clean over the velvet rope; to boing in, waving at the bouncer
-    Umbrella: to twirl like a film star's parasol; to shade the bouncer, very politely
+    Trampoline: to bounce over the rope; to boing in, waving; ...
+    Umbrella: to twirl like a film star; to shade the bouncer; ...
 
 Every job follows the item's name in a plan, so it starts as a phrase that does ("to",
 "as", "for", "so"...). ``python -m engine.check_pairs [FILE]`` checks them all (or one
@@ -126,8 +126,8 @@ def load_pair_jobs(folder: Path | Traversable, tasks: Iterable[str], items: Iter
 
 
 def coverage(pairs: PairJobs, tasks: Iterable[str], items: Iterable[str]) -> list[str]:
-    """Lines for a writer: per mission, how many items have their two jobs, and which
-    missing."""
+    """Lines for a writer: per mission, how many items have all their jobs
+    (:data:`JOBS_PER_PAIR`), and which are short."""
     lines = []
     items = tuple(items)
     for task in tasks:

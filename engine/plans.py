@@ -117,6 +117,8 @@ _CLOSERS = ((". {Who} never saw it coming.", True), (". Nobody suspects a thing.
             (". Ta-da!", False), (". What could go wrong?", False), (". Trust me.", False),
             (". Applause, please.", False), (". Simple.", False), (". Done!", False),
             (". Home for dinner.", False), (". Nailed it.", False))
+# Lines a plan says on its own (a shrug, a closer naming no one): no job may say one too.
+STOCK_LINES = (*_ANY_JOB, *(c.strip(". ") for c, _ in _CLOSERS if "{" not in c))
 # An opener this short stays while a job can still get shorter ("Operation Kitten:").
 _OPENER_KEEP = 20
 _STEPS = (("first the ", ", then the ", ", the ", ", and last the "),

@@ -14,12 +14,11 @@ from engine.cards import TAGS, load_deck_dir
 from engine.deck_fit import JOBS_HEADER, writes_jobs
 from engine.fits import format_jobs
 from engine.plans import (
-    _ANY_JOB,
-    _CLOSERS,
     ALL,
     JOBS,
     OWN,
     SLOTS,
+    STOCK_LINES,
     THING,
     _render,
     hand_written,
@@ -63,7 +62,7 @@ def test_every_job_parses() -> None:
     it says no shrug or closer (those come once a game); it is short."""
     deck = own_jobs_deck()
     known = TAGS | kinds() | set(deck.task_names) | {OWN, ALL, THING}
-    stock = [*_ANY_JOB, *(c.strip(". ").lower() for c, _ in _CLOSERS if "{" not in c)]
+    stock = [s.lower() for s in STOCK_LINES]
     for item in deck.item_names:
         for mark, job in deck.jobs[item]:
             marks = {m.strip() for m in mark.split(",")}

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 
 import pytest
 
-from engine.cards import Deck, load_deck, parse_deck
+from engine.cards import Deck, load_deck
 from engine.check_pairs import stock_lines
 from engine.fits import FitError, parse_jobs
 from engine.pair_jobs import JOBS_PER_PAIR, load_pair_jobs, parse_pair_jobs
 from engine.plans import item_jobs, plan_text
+from tests.engine.decks import deck_in
 
 DECK = load_deck()
 TASK = "Get Past a Grumpy Bouncer"
@@ -53,14 +53,7 @@ def test_a_malformed_line_is_named_with_its_line(text: str, says: str) -> None:
 
 def deck_with(tmp_path: Path, pairs: dict[str, str]) -> Deck:
     """The game's deck read from ``tmp_path``, with these pairs files beside it."""
-    data = Path(str(DECK.folder))
-    for name in ("tasks.txt", "items.txt", "jobs.txt", "fit.txt"):
-        shutil.copy(data / name, tmp_path / name)
-    (tmp_path / "pairs").mkdir()
-    for name, text in pairs.items():
-        (tmp_path / "pairs" / name).write_text(text, encoding="utf-8")
-    return parse_deck((tmp_path / "tasks.txt").read_text(encoding="utf-8"),
-                      (tmp_path / "items.txt").read_text(encoding="utf-8"), folder=tmp_path)
+    return deck_in(tmp_path, pairs)
 
 
 def test_files_merge_and_a_pair_job_comes_before_the_items_own(tmp_path: Path) -> None:
