@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import asyncssh
 import pytest
 
+from server.admin.oplog import StderrHandler
 from server.context import AppFactory
 from server.host_keys import load_or_create_host_key
 from server.limits import SessionLimits
@@ -76,6 +78,18 @@ def two_players(game_server: StartServer) -> TwoPlayers:
         return started, players[0], players[1]
 
     return start
+
+
+@pytest.fixture(autouse=True)
+def server_log_undone() -> Iterator[None]:
+    """A test that runs ``serve`` in-process points the root logger at stderr (at INFO):
+    left there, the next test of this worker would find another test's log lines in the
+    stderr it reads. Each test ends with the root logger as it found it."""
+    root = logging.getLogger()
+    level = root.level
+    yield
+    root.handlers[:] = [h for h in root.handlers if not isinstance(h, StderrHandler)]
+    root.setLevel(level)
 
 
 @pytest.fixture(autouse=True)
