@@ -596,7 +596,8 @@ async def all_idle(apps: list[MissionApp], timeout: float = 10.0) -> None:
     game screens are still being built half a second after the start): a change told
     then is painted in the hub's call, as the tests of that expect."""
     deadline = time.monotonic() + timeout
-    while not all(app._idle_outside_any_app() for app in apps):
+    while not all(app._idle_outside_any_app() and not app.screen.message_queue_size
+                  for app in apps):
         assert time.monotonic() < deadline, "the apps never settled"
         await asyncio.sleep(0.02)
 
@@ -611,6 +612,7 @@ async def a_guesser_on_the_clock(seed: str
         table.options = replace(table.options, turn_seconds=12)
         apps[0].session.start()  # type: ignore[union-attr]
         await asyncio.sleep(0.5)
+        await all_idle(apps)
         guesser = next(app for app in apps
                        if app.session.seat == table.state.guessers[0])  # type: ignore[union-attr]
         yield table, apps, guesser
@@ -884,6 +886,8 @@ async def test_a_move_on_disk_is_painted_on_every_seat_in_the_journal_report_s_t
         async with three_at_a_table("on-disk", hub) as (_, code, apps):
             apps[0].session.start()  # type: ignore[union-attr]
             await asyncio.sleep(0.5)
+            await all_idle(apps)  # on a loaded machine the game screens are still mounting
+            assert all(isinstance(app.screen, GameScreen) for app in apps)
             table = hub.tables[code]
             queued = hub_changes_handled(monkeypatch)
             painted_in: list[str] = []
