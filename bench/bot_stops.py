@@ -1,7 +1,7 @@
 """Stop! on a live table: how often normal bots shout, and how often they are right, when
 they play at human pace with people, beside ``simulate`` on the same kind of table.
 
-    python -m bench.bot_stops [--tables 12] [--speed 20]
+    python -m bench.bot_stops [--tables 12] [--speed 20] [--nerve 0.2 0.3] [--sure 0.45]
 
 The real hub (``Hub(bot_delay=None)``, the server's pacing) runs tables of two scripted
 people and two normal bots. The people play as a person would, at a person's pace: a lead
@@ -13,7 +13,8 @@ times included, is divided by ``--speed`` (both sides alike, so the race between
 reading the newest item and the lead putting down the next one is kept).
 
 Prints, for bot guessers: the share of rounds in which a bot shouted, and the share of its
-Stop! bets that paid, live and in ``simulate`` (the same lineup, instantly).
+Stop! bets that paid, live and in ``simulate`` (the same lineup, instantly). With several
+``--nerve`` (or ``--sure``) values, the normal level with each, side by side in one run.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine import rules
-from engine.bots import Bot
+from engine.bots import LEVELS, Bot, Level
 from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
@@ -69,9 +70,10 @@ class ScaledBot:
     """The real normal bot, its think times divided by ``speed``."""
 
     speed = 20.0
+    level: Level = LEVELS["normal"]
 
     def __init__(self, seed: str) -> None:
-        self.bot = Bot(load_deck(), seed)
+        self.bot = Bot(load_deck(), seed, self.level)
 
     def act(self, view: View, now_ms: int = 0) -> rules.Action | None:
         return self.bot.act(view, now_ms)
@@ -86,6 +88,8 @@ class Tally:
     stop_rounds: int = 0  # ... and a bot shouted
     bets: int = 0
     bets_won: int = 0
+    person_bets: int = 0  # ... in rounds a person led
+    person_bets_won: int = 0
 
     def add(self, history: tuple[rules.RoundResult, ...], bots: set[int]) -> None:
         for result in history:
@@ -96,14 +100,20 @@ class Tally:
             stoppers = [s for s in result.stop if s in bots]
             self.stop_rounds += bool(stoppers)
             for s in stoppers:
+                right = result.guesses[s] == result.secret
                 self.bets += 1
-                self.bets_won += result.guesses[s] == result.secret
+                self.bets_won += right
+                if result.lead not in bots:
+                    self.person_bets += 1
+                    self.person_bets_won += right
 
     def line(self, name: str) -> str:
         rate = self.stop_rounds / max(self.guesser_rounds, 1)
         won = self.bets_won / max(self.bets, 1)
+        person = self.person_bets_won / max(self.person_bets, 1)
         return (f"{name:10} bots shout in {rate:4.0%} of {self.guesser_rounds} rounds where "
-                f"they guess; right {won:4.0%} of {self.bets} Stop! bets")
+                f"they guess; right {won:4.0%} of {self.bets} Stop! bets "
+                f"({person:4.0%} of {self.person_bets} when a person led)")
 
 
 async def _person(hub: Hub, session: Session, person: Person, code: str, speed: float) -> None:
@@ -136,8 +146,8 @@ async def _person(hub: Hub, session: Session, person: Person, code: str, speed: 
             planned = None
 
 
-async def live(tables: int, speed: float, seed: str) -> Tally:
-    ScaledBot.speed = speed
+async def live(tables: int, speed: float, seed: str, level: Level = LEVELS["normal"]) -> Tally:
+    ScaledBot.speed, ScaledBot.level = speed, level
     hub = Hub(deck=load_deck(), seed=seed, settle_ms=0, bot_factory=ScaledBot)
     reader = PlainReader()
     tally = Tally()
@@ -169,7 +179,7 @@ async def live(tables: int, speed: float, seed: str) -> Tally:
     return tally
 
 
-def simulated(games: int, seed: str) -> Tally:
+def simulated(games: int, seed: str, level: Level = LEVELS["normal"]) -> Tally:
     """The same lineup in ``simulate``: seats 0-1 people (by the card words, never
     shouting), 2-3 normal bots."""
     from engine.simulate import game_seed
@@ -182,7 +192,7 @@ def simulated(games: int, seed: str) -> Tally:
         state = rules.new_game(["Ann", "Bob", "Bot A", "Bot B"], seed=gs,
                                tasks=deck.task_names, items=deck.item_names)
         people = [Person(reader, random.Random(f"{gs}/{k}")) for k in range(2)]
-        bots = [Bot(deck, f"{gs}/bot{s}") for s in (2, 3)]
+        bots = [Bot(deck, f"{gs}/bot{s}", level) for s in (2, 3)]
         order = random.Random(gs)
         step = 0
         while state.phase is not Phase.GAME_OVER:
@@ -213,13 +223,24 @@ def main(argv: list[str] | None = None) -> None:
                         metavar=("LOW", "HIGH"),
                         help="seconds a person takes over each item after the first "
                              "(default 3.5 8)")
+    normal = LEVELS["normal"]
+    parser.add_argument("--nerve", type=float, nargs="+", default=[normal.nerve],
+                        help=f"the normal level's nerve, each compared (default {normal.nerve})")
+    parser.add_argument("--sure", type=float, nargs="+", default=[normal.stop_confidence],
+                        help="the belief needed to shout, each compared "
+                             f"(default {normal.stop_confidence})")
     args = parser.parse_args(argv)
     PERSON_PACE["pick"] = tuple(args.lead_pace)
     PERSON_PACE["first_pick"] = (max(args.lead_pace[0], 2.0), 2 * args.lead_pace[1])
     print(f"{args.tables} tables of 2 people + 2 normal bots, a person leads "
           f"{args.lead_pace[0]:g}-{args.lead_pace[1]:g} s an item, waits / {args.speed:g}")
-    print(asyncio.run(live(args.tables, args.speed, args.seed)).line("live hub"))
-    print(simulated(max(args.tables, 100), args.seed).line("simulate"))
+    for sure in args.sure:
+        for nerve in args.nerve:
+            level = replace(normal, nerve=nerve, stop_confidence=sure)
+            print(f"nerve {nerve:g}, sure {sure:g}")
+            print("  " + asyncio.run(live(args.tables, args.speed, args.seed, level))
+                  .line("live hub"))
+            print("  " + simulated(max(args.tables, 100), args.seed, level).line("simulate"))
 
 
 if __name__ == "__main__":

@@ -109,8 +109,8 @@ OPENERS: tuple[tuple[str, str | None], ...] = (
     ("Here's how we {task}:", "Here's how we "), ("Step one of how to {task}:", "Step one"),
 )
 # Shorter openers, in the order they are tried when a plan is too long for a longer one.
-_SHORT_OPENERS = ("Operation {Goal}:", "The {Goal} job:", "Mission {Goal}:", "{Goal} plan:",
-                  "Project {Goal}:", "Code name {Goal}:", "{Goal}? Sorted:", "For {obj}:")
+_SHORT_OPENERS = ("For {obj}:", "Right, {obj}:", "Operation {Goal}:", "Okay, {obj}:",
+                  "So, {obj}:", "Now, {obj}:")
 _LAST_OPENER = "{Goal}:"  # the shortest, when nothing else fits
 # Closers, each with whether it names whom the mission fools (only when it has someone).
 _CLOSERS = ((". {Who} never saw it coming.", True), (". Nobody suspects a thing.", False),
@@ -123,7 +123,8 @@ STOCK_LINES = (*_ANY_JOB, *(c.strip(". ") for c, _ in _CLOSERS if "{" not in c))
 _OPENER_KEEP = 20
 _STEPS = (("first the ", ", then the ", ", the ", ", and last the "),
           ("the ", ", next the ", ", then the ", ", and finally the "),
-          ("start with the ", ", add the ", ", then the ", ", and finish with the "))
+          ("start with the ", ", add the ", ", then the ", ", and finish with the "),
+          ("the ", ", the ", ". Then the ", ", and the "))
 _SHORT_STEPS = ("the ", ", the ", ", the ", ", and the ")
 _BARE_STEPS = ("", ", ", ", ", ", and ")
 
@@ -217,6 +218,15 @@ _SPARE = "\0"  # marks a job of a lesser pool, taken only when the plan is too l
 SLOTS = ("obj", "it", "who", "as", "pet")  # what a job may name of its mission
 
 
+# Words of a mission's name too vague to tell what it is about ("keep", "win").
+_VAGUE = frozenset({"keep", "get", "win", "make", "without", "full", "great", "giant",
+                    "tall", "big", "back", "past", "down", "off", "out", "home", "onto"})
+# Words of a job that wanders off the mission: waving, snacking, cheering by the way.
+_FILLER = frozenset({"wave", "waves", "waving", "snack", "snacks", "celebrate", "victory",
+                     "cheer", "cheers", "crowd", "nap", "selfie", "photo", "party", "dance",
+                     "luck", "style", "disco"})
+
+
 @dataclass(frozen=True)
 class Mission:
     """What a plan says about its mission: the goal ("the kitten"), whom it may lure,
@@ -231,7 +241,7 @@ class Mission:
     as_: str = ""
     marks: frozenset[str] = frozenset()
     pet: str = ""
-    done: str = ""
+    done: tuple[str, ...] = ()  # its last words, any one of them ("Still hot.")
     it: str = ""  # the thing a job may handle ("the stage" for a talent show), else obj
     uses: tuple[str, ...] = ()  # jobs any item can do for it ("to wedge into the leak")
 
@@ -251,6 +261,25 @@ class Mission:
         bare = re.sub(r"^(the|my|your|his|her|its|a|an) ", "", self.obj, flags=re.I)
         return " ".join(w[:1].upper() + w[1:] for w in bare.split())
 
+    @functools.cached_property
+    def core(self) -> frozenset[str]:
+        """The words of what the mission is about: its name, goal, last words and the uses
+        any item has in it ("Keep Ice Cream Cold in a Desert": cold, ice, shade, fan...)."""
+        words = content_words(" ".join((self.task, self.obj, self.thing, *self.done,
+                                        *self.uses)))
+        return frozenset(w.removesuffix("s") if len(w) > 4 else w  # "snowballs": snowball
+                         for w in words if w not in _VAGUE and w not in _FILLER)
+
+    def on_point(self, job: str) -> int:
+        """How squarely ``job`` serves the mission: 0 it says a word of its :attr:`core`
+        ("as a hard-shell cooler"), 1 neither, 2 it waves, snacks or cheers by the way
+        ("to wave at the crowd")."""
+        words = content_words(job)
+        if any(w == c or (len(c) >= 4 and w.startswith(c)) for w in words  # "cooler"
+               for c in self.core):
+            return 0
+        return 2 if words & _FILLER else 1
+
     def fills(self, job: str) -> bool:
         """Has the mission all the slots ``job`` names?"""
         return all(f"{{{slot}}}" not in job or value
@@ -261,14 +290,15 @@ def mission(deck: Deck, task: str) -> Mission:
     """The mission of ``task``: from its line in the deck's jobs file (``Task | obj: the
     kitten; who: the kitten; pet: the kitten; as: a penguin; kinds: down``), else read
     off its name."""
-    line = dict(deck.jobs.get(task, ()))
+    said = deck.jobs.get(task, ())
+    line = dict(said)
     need = _tags(deck, task)
     kinds = frozenset(k.strip() for k in line.get("kinds", "").split(",") if k.strip())
     marks = need | kinds | {task}
     if line.get("obj"):
         return Mission(task, line["obj"], line.get("who", ""), line.get("as", ""), marks,
-                       line.get("pet", ""), line.get("done", ""), line.get("it", ""),
-                       tuple(v for k, v in deck.jobs.get(task, ()) if k == "use"))
+                       line.get("pet", ""), tuple(v for k, v in said if k == "done"),
+                       line.get("it", ""), tuple(v for k, v in said if k == "use"))
     obj = goal(task)
     animate = bool(obj) and obj.split()[-1] in _ANIMATE
     return Mission(task, obj, obj if animate else "", "", marks, obj if animate else "")
@@ -315,11 +345,12 @@ def _written_pools(goal_of: Mission, ranked: Sequence[tuple[str, str]], said: _S
     job must not be in and among how many of the first a bot picks: the best job that
     serves the mission; one of the item's own two; what else it does (naming nothing of
     a mission it does not serve); a shrug; last, any job not said this round."""
-    scored = [(r, k, job) for k, (m, job) in enumerate(ranked)
+    scored = [(r, goal_of.on_point(job) if r == 0 else 0, k, job)  # the point first
+              for k, (m, job) in enumerate(ranked)
               if (r := _rank(goal_of, _marks(m))) is not None and goal_of.fills(job)]
-    best = [job for _, _, job in sorted(scored)]
+    best = [job for *_, job in sorted(scored)]
     # the mission's own uses after the item's two best that bend to any mission
-    bent = [k for k, (r, _, _) in enumerate(sorted(scored)) if r == ALL_RANK]
+    bent = [k for k, (r, *_) in enumerate(sorted(scored)) if r == ALL_RANK]
     at = bent[1] + 1 if len(bent) > 1 else len(best)
     best[at:at] = [u for u in goal_of.uses if u not in best]
     own = [job for m, job in ranked if OWN in _marks(m) and goal_of.fills(job)]
@@ -478,8 +509,9 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
     closers = [c for c in (_render(c, goal_of) for c, needs_who in _CLOSERS
                            if goal_of.who or not needs_who) if c not in said_game]
     closer = rng.choice(closers) if closers else "."
-    ending = f". {goal_of.done}"  # the mission's own last words, once a game
-    if goal_of.done and ending not in said_game:
+    endings = [f". {done}" for done in goal_of.done if f". {done}" not in said_game]
+    ending = endings[seat % len(endings)] if endings else ""  # the mission's own last
+    if ending:  # words, each once a game
         closer = ending
     steps = list(rng.choice(_STEPS))
     fixed = len(_sentence(_render(_LAST_OPENER, goal_of), _BARE_STEPS, items,
@@ -521,6 +553,10 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
             opener = shorter_opener
         elif steps != list(_BARE_STEPS):
             steps = list(_BARE_STEPS)
+        elif opener and closer == ending and len(text) - len(opener) <= PLAN_MAX \
+                and title in " ".join(j or "" for j in jobs).lower():
+            opener = ""  # a job names the goal: the mission's last words rather than a title
+            # ("..., and Cooler to pack with dry ice. Not a drip.")
         elif closer != ".":
             closer = "."
         elif opener and shorter and shorter[0] not in named and jobs[longest] in named \
