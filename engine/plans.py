@@ -270,15 +270,13 @@ class Mission:
         return frozenset(w.removesuffix("s") if len(w) > 4 else w  # "snowballs": snowball
                          for w in words if w not in _VAGUE and w not in _FILLER)
 
-    def on_point(self, job: str) -> int:
-        """How squarely ``job`` serves the mission: 0 it says a word of its :attr:`core`
-        ("as a hard-shell cooler"), 1 neither, 2 it waves, snacks or cheers by the way
-        ("to wave at the crowd")."""
+    def wanders(self, job: str) -> bool:
+        """Does ``job`` only wave, snack or cheer by the way ("to wave at the crowd"),
+        saying no word of what the mission is about ("to wave a flag at the ship" does)?"""
         words = content_words(job)
-        if any(w == c or (len(c) >= 4 and w.startswith(c)) for w in words  # "cooler"
-               for c in self.core):
-            return 0
-        return 2 if words & _FILLER else 1
+        return bool(words & _FILLER) and not any(
+            w == c or (len(c) >= 4 and w.startswith(c)) for w in words  # "cooler": cool
+            for c in self.core)
 
     def fills(self, job: str) -> bool:
         """Has the mission all the slots ``job`` names?"""
@@ -345,7 +343,7 @@ def _written_pools(goal_of: Mission, ranked: Sequence[tuple[str, str]], said: _S
     job must not be in and among how many of the first a bot picks: the best job that
     serves the mission; one of the item's own two; what else it does (naming nothing of
     a mission it does not serve); a shrug; last, any job not said this round."""
-    scored = [(r, goal_of.on_point(job) if r == 0 else 0, k, job)  # the point first
+    scored = [(r, r == 0 and goal_of.wanders(job), k, job)  # one that wanders, last
               for k, (m, job) in enumerate(ranked)
               if (r := _rank(goal_of, _marks(m))) is not None and goal_of.fills(job)]
     best = [job for *_, job in sorted(scored)]

@@ -82,26 +82,26 @@ def test_two_bots_planning_one_mission_say_the_two_pair_jobs(tmp_path: Path) -> 
     first = plan_text(deck, TASK, items, random.Random(1))
     second = plan_text(deck, TASK, items, random.Random(2), [first], seat=1, said_now=[first])
     assert "Trampoline to bounce over the rope" in first
-    assert "Umbrella to shade the bouncer" in first  # on the point: it names the goal
+    assert "Umbrella to twirl like a film star" in first
     assert "Trampoline to boing in, waving" in second
-    assert "Umbrella to twirl like a film star" in second
+    assert "Umbrella to shade the bouncer" in second
 
 
-def test_a_pair_job_on_the_mission_s_point_comes_first_and_one_that_waves_last(
+def test_a_pair_job_that_only_waves_or_snacks_comes_after_every_other(
         tmp_path: Path) -> None:
-    """Of an item's pair jobs, the first plan of a round says the one that names what the
-    mission is about (its goal, its last words, its uses: here the bouncer, the list),
-    and a job that only waves, snacks or cheers by the way comes after every other (the
-    item's own job for this mission by name, "to bounce over the rope", before it)."""
+    """Of an item's jobs written for the mission, one that waves, snacks or cheers by the
+    way comes last (after the item's own job for this mission by name, "to bounce over
+    the rope"), unless it says what the mission is about ("at the list")."""
     pairs = f"== {TASK}\nTrampoline: to wave at the crowd; to twirl for fun; " \
-            "to bounce onto the list\n"
+            "to wave at the list\n"
     deck = deck_with(tmp_path, {"a.txt": pairs})
     said: list[str] = []
-    for seat in range(3):
+    for seat in range(4):
         said.append(plan_text(deck, TASK, ["Trampoline"], random.Random(seat), said, seat,
                               said))
-    assert ["to bounce onto the list" in said[0], "to twirl for fun" in said[1],
-            "to bounce over the rope" in said[2]] == [True] * 3, said
+    assert ["to twirl for fun" in said[0], "to wave at the list" in said[1],
+            "to bounce over the rope" in said[2], "to wave at the crowd" in said[3]
+            ] == [True] * 4, said
 
 
 def test_the_games_own_pairs_read_cleanly() -> None:
