@@ -11,12 +11,13 @@ and screens still alive, each beside its target:
 - RSS back within 20 MB of where it was before the 1,000 came.
 
     python -m bench.churn [--cycles 1000] [--at-once 10,40] [--baseline CHECKOUT]
-    python -m bench.churn --guests 320 [--rounds 3] [--baseline CHECKOUT]
+    python -m bench.churn --guests 320 [--rounds 3] [--recycle-mb 0,96] [--baseline CHECKOUT]
 
 ``--guests N`` is a guest flood instead: N keyless guests from 40 addresses in 8
 networks ask at once for the server's 300 places (the last 30 are kept for known keys,
 so some are refused), wait for the lobby and all leave, ``--rounds`` times; RSS before,
-at the peak of each round and once everyone has left.
+at the peak of each round and once everyone has left; then, when the server starts
+itself again in place once empty (``--recycle-mb``, ``server/recycle.py``), its RSS after.
 
 Each run also names the longest garbage collection the server ran with players on (and
 how many took over 100 ms: every player waits that long), and the longest the empty
@@ -43,6 +44,7 @@ from bench.play import LOBBY, TABLE, Player, Server, connect, home
 
 PASSWORD = "friends"
 LEFT = re.compile(r"everyone has left: .*?(\d+) apps? and (\d+) screens? still in memory")
+LEFT_RSS = re.compile(r"everyone has left: .*?still in memory; RSS ([\d.]+) MB")
 TARGETS = {"RSS growth MB": 20.0, "apps alive": 0, "screens alive": 0,
            "longest gc ms": 100.0}
 
@@ -87,6 +89,24 @@ async def everyone_left(server: Server, seen: int, timeout: float = 15.0) -> tup
     return -1, -1
 
 
+STARTED = re.compile(r"listening on ")
+
+
+async def started_again(server: Server, starts: int, timeout: float = 10.0) -> bool:
+    """Has the server, once empty, started itself again in place (``server/recycle.py``)?
+    Waits for its next banner while it says it is doing so; ``starts``: the banners it
+    had printed before."""
+    if "starting again in place" not in log_text(server).split("everyone has left")[-1]:
+        return False
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if len(STARTED.findall(log_text(server))) > starts:
+            await asyncio.sleep(0.5)  # settled
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
 def gc_figures(server: Server, since: float) -> dict[str, Any]:
     pauses = server.gc_pauses(since)
     on = [p for p in pauses if p.with_players_on]
@@ -128,9 +148,10 @@ async def guest(port: int, k: int, into: list[Player], tries: int = 50) -> None:
         return
 
 
-async def run_guests(guests: int, rounds: int, checkout: Path | None) -> list[dict[str, Any]]:
+async def run_guests(guests: int, rounds: int, checkout: Path | None,
+                     recycle_mb: str = "96") -> list[dict[str, Any]]:
     os.environ["MI_PASSWORD"] = PASSWORD  # keyless players are guests who know it
-    server = Server(guests, [], checkout, max_sessions=300)
+    server = Server(guests, ["--recycle-mb", recycle_mb], checkout, max_sessions=300)
     server.start()
     rows = []
     try:
@@ -142,15 +163,21 @@ async def run_guests(guests: int, rounds: int, checkout: Path | None) -> list[di
             await asyncio.sleep(1.0)
             rss_peak = server.rss_mb()
             seen = notes(server)
+            starts = len(STARTED.findall(log_text(server)))
             for player in players:
                 assert player.conn is not None
                 player.conn.close()
             for player in players:
                 await player.closed.wait()
             apps, screens = await everyone_left(server, seen, 60)
+            said = LEFT_RSS.findall(log_text(server))  # as the server said (it may be
+            rss_left = float(said[-1]) if said else server.rss_mb()  # starting again now)
+            again = await started_again(server, starts)
             rows.append({"round": round_no, "guests in": len(players),
                          "seconds": time.monotonic() - started, "RSS before MB": rss_start,
-                         "RSS peak MB": rss_peak, "RSS after MB": server.rss_mb(),
+                         "RSS peak MB": rss_peak, "RSS left MB": rss_left,
+                         "started again": "yes" if again else "no",
+                         "RSS after MB": server.rss_mb(),
                          "RSS growth MB": server.rss_mb() - rss_start, "apps alive": apps,
                          "screens alive": screens, **gc_figures(server, started)})
         return rows
@@ -205,21 +232,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--guests", type=int, default=0,
                         help="a guest flood of this many instead (see above)")
     parser.add_argument("--rounds", type=int, default=3, help="guest floods, one after another")
+    parser.add_argument("--recycle-mb", default="96",
+                        help="the server's --recycle-mb for the guest floods; a list (0,96)"
+                             " runs each in turn")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="a checkout of an older version, run the same way beside this one")
     options = parser.parse_args(argv)
     checkouts = ([options.baseline] if options.baseline else []) + [None]
     rows = []
     if options.guests:
-        for checkout in checkouts:
-            for row in asyncio.run(run_guests(options.guests, options.rounds, checkout)):
+        runs = [(checkout, "-") for checkout in checkouts if checkout] + \
+            [(None, mb) for mb in options.recycle_mb.split(",")]
+        for checkout, recycle_mb in runs:
+            for row in asyncio.run(run_guests(options.guests, options.rounds, checkout,
+                                              recycle_mb)):
                 row["server"] = "baseline" if checkout else "this"
+                row["recycle MB"] = recycle_mb
                 row["at once"] = f"{options.guests} guests, round {row['round']}"
                 rows.append(row)
         print(f"guest floods over SSH ({options.guests} asking for 300 places), the real server:")
-        table(["server", "at once", "guests in", "seconds", "RSS before MB", "RSS peak MB",
-               "RSS after MB", "apps alive", "screens alive", "longest gc ms",
-               "gc over 100 ms", "empty server's gc ms"], rows)
+        table(["server", "recycle MB", "at once", "guests in", "seconds", "RSS before MB",
+               "RSS peak MB", "RSS left MB", "started again", "RSS after MB", "apps alive",
+               "screens alive", "longest gc ms", "gc over 100 ms", "empty server's gc ms"],
+              rows)
     else:
         for at_once in (int(n) for n in options.at_once.split(",")):
             for checkout in checkouts:
@@ -238,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
             value = row[name]
             shown = f"{value:.1f}" if isinstance(value, float) else str(value)
             where = f"{row['at once']} at once: {name}"
-            if value < 0:
+            if value < 0 and name != "RSS growth MB":  # (RSS may well shrink)
                 print(f"  {where}: not reported")
             elif value > target:
                 print(f"  {where} {shown} MISSES its target of {target}")

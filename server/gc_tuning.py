@@ -194,20 +194,23 @@ QUIET_S = 2.0
 """How long the server must stay empty before :func:`collect_when_empty` collects."""
 
 
-def collect_when_empty(is_empty: Callable[[], bool], tries: int = 3) -> None:
+def collect_when_empty(is_empty: Callable[[], bool], tries: int = 3,
+                       then: Callable[[float], object] | None = None) -> None:
     """In :data:`QUIET_S` seconds, if ``is_empty()`` still holds, run a full collection
     and log what it freed, the apps and screens still in memory (none, when all is well)
     and the process's RSS. An app can outlive its session for a moment (a last message
     or callback of the game in flight, seen with a bot at the table): while some remain,
-    it collects again, ``tries`` times in all, before it says so."""
+    it collects again, ``tries`` times in all, before it says so. ``then`` hears the RSS
+    (MB) once it has been said, if the server is still empty (see :mod:`server.recycle`)."""
     # In a context of its own: the last player's app may have set Textual's context
     # variables (the active app, screen and message pump) in the one this call runs in,
     # and a callback holds its context, so that app would outlive the collection.
-    asyncio.get_running_loop().call_later(QUIET_S, _collect_if, is_empty, tries,
+    asyncio.get_running_loop().call_later(QUIET_S, _collect_if, is_empty, tries, then,
                                           context=contextvars.Context())
 
 
-def _collect_if(is_empty: Callable[[], bool], tries: int) -> None:
+def _collect_if(is_empty: Callable[[], bool], tries: int,
+                then: Callable[[float], object] | None) -> None:
     if not is_empty():
         return
     from textual.app import App
@@ -224,11 +227,14 @@ def _collect_if(is_empty: Callable[[], bool], tries: int) -> None:
         elif isinstance(thing, Screen):
             screens += 1
     if (apps or screens) and tries > 1:
-        collect_when_empty(is_empty, tries - 1)
+        collect_when_empty(is_empty, tries - 1, then)
         return
+    rss = rss_mb()
     log.info("everyone has left: a full collection freed %s in %.0f ms; %s and %s still "
              "in memory; RSS %.1f MB", plural(freed, "object"), took_ms, plural(apps, "app"),
-             plural(screens, "screen"), rss_mb())
+             plural(screens, "screen"), rss)
+    if then is not None and is_empty():
+        then(rss)
 
 
 def rss_mb() -> float:

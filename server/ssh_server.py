@@ -14,8 +14,10 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import os
+import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -355,16 +357,25 @@ class GameServer:
         self.app_slots = AppSlots(config.connection_limits)
         self.task_factory: TaskFactory = asyncio.get_running_loop().get_task_factory()
         self._host_key = host_key
-        self._listener: asyncssh.SSHAcceptor | None = None
+        self._listeners: list[asyncssh.SSHAcceptor] = []
         self._closing = False
         self.host = host_side
         """Bans and the record of who is connected (see :class:`HostSide`)."""
+        self.when_empty: Callable[[float], object] | None = None
+        """Told the RSS (MB) once everyone has left and the memory is collected."""
 
-    async def _listen(self) -> None:
+    async def _listen(self, sockets: Sequence[socket.socket] = ()) -> None:
+        """Listen on ``config.host`` and ``config.port``, or on ``sockets`` already
+        listening (handed over by the process this one replaced: :mod:`server.recycle`)."""
+        self._listeners = [await self._acceptor(sock) for sock in sockets] or \
+            [await self._acceptor(None)]
+
+    async def _acceptor(self, sock: socket.socket | None) -> asyncssh.SSHAcceptor:
         config = self.config
-        self._listener = await asyncssh.listen(
-            config.host,
-            config.port,
+        return await asyncssh.listen(
+            config.host if sock is None else "",
+            config.port if sock is None else (),
+            sock=sock,
             server_factory=lambda: _Connection(self),
             server_host_keys=[self._host_key],
             server_version=SERVER_VERSION,
@@ -389,14 +400,20 @@ class GameServer:
     @property
     def port(self) -> int:
         """The port the server listens on."""
-        assert self._listener is not None
-        return self._listener.get_port()
+        return self._listeners[0].get_port()
 
     @property
     def addresses(self) -> list[tuple[str, int]]:
         """``(address, port)`` of each listening socket."""
-        assert self._listener is not None
-        return [(addr[0], addr[1]) for addr in self._listener.get_addresses()]
+        return [(addr[0], addr[1]) for listener in self._listeners
+                for addr in listener.get_addresses()]
+
+    def keep_sockets(self) -> list[socket.socket]:
+        """Copies of the listening sockets, still listening once this server has closed:
+        a player who connects meanwhile waits in the kernel's queue for whoever takes
+        them over (:mod:`server.recycle`), instead of being refused."""
+        return [socket.socket(fileno=os.dup(sock.fileno()))
+                for listener in self._listeners for sock in listener.sockets]
 
     @property
     def live_apps(self) -> int:
@@ -451,15 +468,20 @@ class GameServer:
         if isinstance(session.connection, _Connection):
             session.connection.sessions_changed()
         if not self.sessions and not self._closing:
-            gc_tuning.collect_when_empty(lambda: not self.sessions and not self._closing)
+            gc_tuning.collect_when_empty(lambda: not self.sessions and not self._closing,
+                                         then=self.when_empty)
+
+    def is_empty(self) -> bool:
+        """Nobody playing, nobody logging in or asking for a session, not closing."""
+        return not (self.sessions or self.opening or self.connections or self._closing)
 
     # -- shutdown --------------------------------------------------------------------------
 
     async def close(self, message: str = RESTARTING, timeout: float = 5.0) -> None:
         """Stop listening, end every session showing ``message``, close every connection."""
         self._closing = True
-        if self._listener is not None:
-            self._listener.close()
+        for listener in self._listeners:
+            listener.close()
         tasks = [session.task for session in self.sessions if session.task is not None]
         for session in list(self.sessions):
             session.stop(message)
@@ -474,17 +496,19 @@ class GameServer:
                 conn.close()
             if pending:
                 await asyncio.wait(pending, timeout=timeout)
-        if self._listener is not None:
-            await asyncio.wait_for(self._listener.wait_closed(), timeout)
+        for listener in self._listeners:
+            await asyncio.wait_for(listener.wait_closed(), timeout)
 
 
 async def start_server(app_factory: AppFactory, config: ServerConfig | None = None,
-                       host_side: HostSide | None = None) -> GameServer:
-    """Listen for players; each session runs ``app_factory(context)`` on this loop, and
-    ``host_side`` hears of every session and keeps banned clients out."""
+                       host_side: HostSide | None = None,
+                       sockets: Sequence[socket.socket] = ()) -> GameServer:
+    """Listen for players (on ``sockets`` when given: already bound and listening);
+    each session runs ``app_factory(context)`` on this loop, and ``host_side`` hears of
+    every session and keeps banned clients out."""
     config = config or ServerConfig()
     configure_process(config.color_system)
     host_key = load_or_create_host_key(config.host_key_path)
     server = GameServer(app_factory, config, host_key, host_side or NoHostSide())
-    await server._listen()
+    await server._listen(sockets)
     return server

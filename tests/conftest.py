@@ -3,6 +3,7 @@ before any test runs (``lean_textual.patches.install``)."""
 
 from __future__ import annotations
 
+import os
 from types import SimpleNamespace
 
 import pytest
@@ -10,6 +11,11 @@ import pytest
 from lean_textual import patches
 
 patches.install()
+
+# No test's server (in this process or one it starts) ever starts itself again in place
+# (server/recycle.py): an in-process serve would exec over pytest. The tests of recycling
+# ask for it on their server's command line.
+os.environ["MI_RECYCLE_MB"] = "0"
 
 
 @pytest.fixture

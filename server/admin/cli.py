@@ -38,7 +38,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from server import gc_tuning
+from server import gc_tuning, recycle
 from server.admin import db as host_db
 from server.admin import export
 from server.admin import tools as host_tools
@@ -135,6 +135,16 @@ def keep_private(data_dir: Path) -> None:
         data_dir.chmod(0o700)
 
 
+def _megabytes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of megabytes: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {text!r}")
+    return value
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -188,6 +198,12 @@ def build_parser() -> argparse.ArgumentParser:
                        default=int(_env("MI_ABANDONED_MINUTES", "5") or 5),
                        help="a game no person has played at for this long ends, bots and "
                             "spectators or not (default 5) [MI_ABANDONED_MINUTES]")
+    serve.add_argument("--recycle-mb", type=_megabytes,
+                       default=_env("MI_RECYCLE_MB", "") or f"{recycle.DEFAULT_MB:g}",
+                       help="once everyone has left, start again in place (same process id,"
+                            " same port, nothing lost) when the server holds this many MB"
+                            " more than once started, to give back what a crowd took;"
+                            f" 0: never (default {recycle.DEFAULT_MB:g}) [MI_RECYCLE_MB]")
     # -- limits (see docs/security.md) ---------------------------------------------------
     serve.add_argument("--limit", action="append", type=_limit, metavar="NAME=VALUE", default=[],
                        help="change one limit, e.g. --limit max_sessions_per_source=20"
@@ -289,13 +305,23 @@ def _simulate(argv: list[str]) -> int:
 
 
 def serve(options: argparse.Namespace) -> int:
-    """Run the server until SIGTERM or SIGINT, then shut down gracefully; returns 0."""
+    """Run the server until SIGTERM or SIGINT, then shut down gracefully; returns 0. Once
+    empty and holding too much memory it starts again in place (:mod:`server.recycle`)."""
     configure_logging(options.log_level, options.log_format)
     limit_repeats()  # a flood repeats lines: a few per minute each, then a count
+    handover: list[socket.socket] = []
     try:
-        return asyncio.run(_serve(options))
+        code = asyncio.run(_serve(options, handover))
     except KeyboardInterrupt:  # before the signal handlers were in place
         return 0
+    if handover:
+        try:
+            recycle.exec_again(handover)
+        except OSError as error:  # the journal is closed: a service manager starts it
+            print(f"mission-impractical: could not start again in place: {error}",
+                  file=sys.stderr)
+            return 1
+    return code
 
 
 def _load_object(spec: str) -> Callable[..., Any]:
@@ -335,7 +361,9 @@ def _announce_new_key(path: Path, fingerprint: str, first_start: bool) -> None:
                 path.resolve(), fingerprint)
 
 
-async def _serve(options: argparse.Namespace) -> int:
+async def _serve(options: argparse.Namespace, handover: list[socket.socket]) -> int:
+    """Serve until a signal, or until the server, empty, should start again in place:
+    then ``handover`` holds its listening sockets, still listening."""
     from engine.cards import DeckError, load_deck, load_deck_dir
     from engine.hub import Hub
     from engine.journal import DB_NAME, JournalError
@@ -387,7 +415,7 @@ async def _serve(options: argparse.Namespace) -> int:
         )
         control = HostControl(seated=lambda player_id: any(
             seat.player_id == player_id for table in hub.tables.values() for seat in table.seats))
-        server = await start_server(factory, config, control)
+        server = await start_server(factory, config, control, recycle.inherited_sockets())
         if new_key:
             _announce_new_key(key_path, server.host_key_fingerprint, first_start)
         journal_path = getattr(hub.journal, "path", None)
@@ -400,8 +428,28 @@ async def _serve(options: argparse.Namespace) -> int:
         stop = _stop_on_signals()  # before the banner: whoever read it may signal at once
         print(_banner(server, options.public_name, _deck_line(deck, options.deck)),
               flush=True)
-        await stop.wait()
-        log.info("shutting down: telling %d players", len(server.sessions))
+        recycler = recycle.Recycler(options.recycle_mb, gc_tuning.rss_mb())
+        emptied = asyncio.Event()
+
+        def when_empty(rss_mb: float) -> None:
+            if recycler.emptied(rss_mb):
+                emptied.set()
+
+        server.when_empty = when_empty
+        while not stop.is_set():
+            await _first_of(stop, emptied)
+            emptied.clear()
+            if stop.is_set():
+                break
+            if server.is_empty():
+                handover.extend(server.keep_sockets())
+                break
+            if server.sessions:  # someone came in: when they leave, another time
+                recycler.wanted = False
+            else:  # someone is logging in (or a port scanner knocks): in a moment
+                asyncio.get_running_loop().call_later(recycle.RETRY_S, emptied.set)
+        log.info("%s: telling %d players", "starting again" if handover else "shutting down",
+                 len(server.sessions))
         await server.close(RESTARTING)
         control.close()
         if records is not None:
@@ -410,6 +458,16 @@ async def _serve(options: argparse.Namespace) -> int:
         hub.close()
         log.info("journal closed")
     return 0
+
+
+async def _first_of(*events: asyncio.Event) -> None:
+    """Wait until one of ``events`` is set."""
+    waits = [asyncio.ensure_future(event.wait()) for event in events]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
 
 
 def _stop_on_signals() -> asyncio.Event:
