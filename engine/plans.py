@@ -411,9 +411,16 @@ def _jobs(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
                if (r := _rank(goal_of, _marks(m))) is not None and r < ALL_RANK}
         options: list[str] = []
         # the best job saying no word again; else naming the goal once more rather than
-        # a job without the mission; else the lesser pools; last, any word again
+        # a job without the mission; else the lesser pools; last, any word again. A job
+        # written for this very mission says a word again ("cool" twice) rather than
+        # give way to one that bends to any mission ("Pogo Stick to keep the sun off it")
         passes = [(GOAL_TIMES, pools[0]), (len(items), pools[0]),
                   *((GOAL_TIMES, p) for p in pools[1:]), *((0, p) for p in pools)]
+        if written:
+            own_mission = {j for m, j in ranked if task in _marks(m)}
+            named_pool = ([j for j in pools[0][0] if j in own_mission], *pools[0][1:])
+            passes[:0] = [(GOAL_TIMES, named_pool), (len(items), named_pool),
+                          (0, named_pool)]
         for strict, (pool, fresh_in, among) in passes:
             if not written:
                 pool = [j for j in pool if animate or "{obj}" not in j]
@@ -501,8 +508,10 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
     openers = [o for o in openers if o not in said_game]
     turn = rng.randrange(len(_SHORT_OPENERS))  # short openers vary from plan to plan
     shorts = [o for o in (_render(o, goal_of) for o in
-                          (*_SHORT_OPENERS[turn:], *_SHORT_OPENERS[:turn], _LAST_OPENER))
-              if o not in said_game] or [""]
+                          (*_SHORT_OPENERS[turn:], *_SHORT_OPENERS[:turn]))
+              if o not in said_game]
+    shorts.append(_render(_LAST_OPENER, goal_of))  # the mission's bare name: no stock
+    # phrase, said again rather than give up a job written for the mission
     opener = openers[0] if openers else shorts[0]
     closers = [c for c in (_render(c, goal_of) for c, needs_who in _CLOSERS
                            if goal_of.who or not needs_who) if c not in said_game]
@@ -561,6 +570,10 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
                 and title in " ".join(j or "" for j in jobs).lower():
             opener = ""  # a job names the mission: the plan goes without a title rather
             # than give up a job written for it ("Saddle to ride the sheep there, ...")
+        elif shorter and shorter[0] not in named and jobs[longest] in named \
+                and shorter_opener:
+            opener = shorter_opener  # a shorter title ("Breakfast:") rather than give up a
+            # job written for the mission ("Fake Mustache to fry the eggs on")
         elif shorter:  # the next best job that is shorter; among the lesser ones, the
             over = len(text) - PLAN_MAX  # best that fits at once, so that one goes, not all
             fits = [o for o in shorter if len(jobs[longest] or "") - len(o) >= over]

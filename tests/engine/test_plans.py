@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from itertools import combinations
 
 import pytest
@@ -42,7 +43,12 @@ def mark_opener(plan: str, first_item: str) -> str:
 
 
 def opener(plan: str) -> str:
-    return plan.split("|", 1)[0]
+    """The plan's opener; "" for none, or for the mission's bare name ("Haunted House:"),
+    which is no stock phrase and may open another plan of the mission rather than have
+    the plan give up a job written for it."""
+    head = plan.split("|", 1)[0]
+    bare = re.fullmatch(r"([A-Z][\w'-]*( [A-Z][\w'-]*)*):", head)
+    return "" if bare and not head.startswith("Operation ") else head
 
 
 def said_in(plan: str, phrases: set[str]) -> set[str]:
