@@ -18,12 +18,13 @@ refused. The new process finds them in :data:`ENV` and listens on them.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import socket
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Callable, Sequence, Sized
+from typing import NoReturn, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,18 @@ def inherited_sockets() -> list[socket.socket]:
     return sockets
 
 
+class Server(Protocol):
+    """What :class:`Recycler` needs of the running server (``server.ssh_server``)."""
+
+    @property
+    def sessions(self) -> Sized: ...
+    when_empty: Callable[[float], object] | None
+
+    def is_empty(self) -> bool: ...
+
+    def keep_sockets(self) -> list[socket.socket]: ...
+
+
 class Recycler:
     """Decides, each time the server empties, whether to start again in place."""
 
@@ -75,6 +88,38 @@ class Recycler:
                      "the same listening sockets)", rss_mb - self.start_mb, rss_mb)
             self.wanted = True
         return self.wanted
+
+    async def serve(self, server: Server, stop: asyncio.Event) -> list[socket.socket]:
+        """Wait for ``stop`` (a signal: returns no sockets), or until the server, empty,
+        should start again: returns its listening sockets, still listening."""
+        emptied = asyncio.Event()
+
+        def when_empty(rss_mb: float) -> None:
+            if self.emptied(rss_mb):
+                emptied.set()
+
+        server.when_empty = when_empty
+        while True:
+            await _first_of(stop, emptied)
+            emptied.clear()
+            if stop.is_set():
+                return []
+            if server.is_empty():
+                return server.keep_sockets()
+            if server.sessions:  # someone came in: when they leave, another time
+                self.wanted = False
+            else:  # someone is logging in (or a port scanner knocks): in a moment
+                asyncio.get_running_loop().call_later(RETRY_S, emptied.set)
+
+
+async def _first_of(*events: asyncio.Event) -> None:
+    """Wait until one of ``events`` is set."""
+    waits = [asyncio.ensure_future(event.wait()) for event in events]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
 
 
 def exec_again(sockets: Sequence[socket.socket]) -> NoReturn:

@@ -429,25 +429,7 @@ async def _serve(options: argparse.Namespace, handover: list[socket.socket]) -> 
         print(_banner(server, options.public_name, _deck_line(deck, options.deck)),
               flush=True)
         recycler = recycle.Recycler(options.recycle_mb, gc_tuning.rss_mb())
-        emptied = asyncio.Event()
-
-        def when_empty(rss_mb: float) -> None:
-            if recycler.emptied(rss_mb):
-                emptied.set()
-
-        server.when_empty = when_empty
-        while not stop.is_set():
-            await _first_of(stop, emptied)
-            emptied.clear()
-            if stop.is_set():
-                break
-            if server.is_empty():
-                handover.extend(server.keep_sockets())
-                break
-            if server.sessions:  # someone came in: when they leave, another time
-                recycler.wanted = False
-            else:  # someone is logging in (or a port scanner knocks): in a moment
-                asyncio.get_running_loop().call_later(recycle.RETRY_S, emptied.set)
+        handover.extend(await recycler.serve(server, stop))
         log.info("%s: telling %d players", "starting again" if handover else "shutting down",
                  len(server.sessions))
         await server.close(RESTARTING)
@@ -458,16 +440,6 @@ async def _serve(options: argparse.Namespace, handover: list[socket.socket]) -> 
         hub.close()
         log.info("journal closed")
     return 0
-
-
-async def _first_of(*events: asyncio.Event) -> None:
-    """Wait until one of ``events`` is set."""
-    waits = [asyncio.ensure_future(event.wait()) for event in events]
-    try:
-        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for wait in waits:
-            wait.cancel()
 
 
 def _stop_on_signals() -> asyncio.Event:
