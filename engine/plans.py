@@ -506,10 +506,15 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
     openers = [_render(o, goal_of) for o, marker in OPENERS[start:] + OPENERS[:start]
                if marker is None or marker not in said_game]
     openers = [o for o in openers if o not in said_game]
-    turn = rng.randrange(len(_SHORT_OPENERS))  # short openers vary from plan to plan
+    # short openers vary from round to round, and from seat to seat within a round (the
+    # seats' plans are written at once, none seeing another's)
+    turn = (sum(map(ord, "".join(items))) + seat) % len(_SHORT_OPENERS)
     shorts = [o for o in (_render(o, goal_of) for o in
                           (*_SHORT_OPENERS[turn:], *_SHORT_OPENERS[:turn]))
               if o not in said_game]
+    # a round's plans open with different words ("So, the socks:", then not "So, my fries:")
+    begun = {plan.split(" ", 1)[0] for plan in said_now if plan}
+    shorts.sort(key=lambda o: o.split(" ", 1)[0] in begun)
     shorts.append(_render(_LAST_OPENER, goal_of))  # the mission's bare name: no stock
     # phrase, said again rather than give up a job written for the mission
     opener = openers[0] if openers else shorts[0]

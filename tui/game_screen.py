@@ -271,7 +271,8 @@ class GameScreen(TableStage):
         plan typed ahead stays in the field, not on the board, where its letters are keys),
         focused again when the turn comes, and disabled and emptied after the reveal. Text
         never turns into moves: the focus never leaves the chat but by Esc, and a plan
-        field closing under the player's keys hands them to the chat, not the board."""
+        field closing under the player's keys hands them to the chat, not the board; only
+        a lead left to name the best plan gets the board (its one move is a number)."""
         plan = self._plan
         self._takes_seat_code = self._reclaimable(view)
         if self._takes_seat_code:  # the field takes a guest's seat code
@@ -293,9 +294,11 @@ class GameScreen(TableStage):
                 had_focus = plan.has_focus
                 plan.value = ""
                 plan.disabled = True
-                if had_focus:  # keys typed on after the reveal stay text (in the chat)
-                    chat = self._chat_input
-                    self.set_focus(self._grid if chat.disabled else chat)
+                if had_focus:  # keys typed on after the reveal stay text (in the chat),
+                    chat = self._chat_input  # but a lead's best-plan number is a move
+                    names_best = view.game is not None and view.game.phase is \
+                        Phase.BEST_PLAN and view.game.is_lead
+                    self.set_focus(self._grid if chat.disabled or names_best else chat)
             return
         if plan.disabled:
             plan.disabled = False

@@ -384,6 +384,28 @@ async def test_lead_names_the_best_plan_with_a_number_key() -> None:
         assert "best plan" in screen_text(lead)
 
 
+async def test_a_lead_who_reveals_in_the_field_names_the_best_plan_with_the_next_key() -> None:
+    """Played over OpenSSH by a tester: the lead typed the intended use, Enter, then "2"
+    for the best plan, and the "2" went into the chat. The lead's one move left is a
+    number, so the keys go back to the board (a word typed on reaches no move but a
+    best-plan number)."""
+    table = make_table(4, TableOptions(turn_seconds=0, best_plan=True))
+    apps = apps_for(table)
+    guessers = play_to_reveal(table)
+    for seat in guessers:
+        table.seat_session(seat).reveal("a plan")
+    lead = apps[table.lead]
+    async with running([lead]) as pilots:
+        await pilots[0].press(*"wear", "enter")
+        await settle(pilots)
+        assert "Name the best plan:" in screen_text(lead)
+        await pilots[0].press("2")
+        await settle(pilots)
+        state = table.state()
+        assert state.phase is Phase.ROUND_OVER and state.history[-1].best_plan == guessers[1]
+        assert lead.screen.query_one("#chat-input", Input).value == ""
+
+
 async def test_round_over_explains_every_point_and_enter_starts_the_next_round() -> None:
     table = make_table(3)
     apps = apps_for(table)
