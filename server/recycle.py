@@ -7,7 +7,8 @@ arena goes back to the system only when wholly empty, and some 10,000 small obje
 during the flood and still needed (log books, caches, a few per address) hold one open
 nearly everywhere. No collection or trim gets that back; a new process does.
 
-So when everyone has left, the memory is collected (:func:`server.gc_tuning.collect_when_empty`)
+So when everyone has left and no game is playing (an absent player's half-written plan
+lives in memory only), the memory is collected (:func:`server.gc_tuning.collect_when_empty`)
 and the process still holds more than ``--recycle-mb`` over what it held once started, the
 server ends as a restart does (the journal closed, nothing lost) and runs its own command
 line again with :func:`os.execv`: the same process id (a service manager sees nothing),
@@ -34,6 +35,9 @@ ENV = "MI_LISTEN_FDS"
 RETRY_S = 0.5
 """Someone logging in when the server would start again (they would be cut off): it
 looks again this much later (and gives up once someone has a session)."""
+
+PLAYING_RETRY_S = 30.0
+"""An empty server with a game still playing looks again this often."""
 
 DEFAULT_MB = 96.0
 """Start again once empty if the RSS is this much over what it was once started: a flood
@@ -79,19 +83,21 @@ class Recycler:
         self.over_mb = over_mb
         self.start_mb = start_mb
         self.wanted = False
+        self.rss_mb = 0.0  # when it last wanted to
 
     def emptied(self, rss_mb: float) -> bool:
         """Everyone has left and the memory is collected at ``rss_mb``: start again?"""
         if self.over_mb > 0 and self.start_mb > 0 and rss_mb - self.start_mb > self.over_mb:
-            log.info("everyone has left and the server holds %.0f MB more than once started "
-                     "(%.0f MB): starting again in place to give it back (same process id, "
-                     "the same listening sockets)", rss_mb - self.start_mb, rss_mb)
-            self.wanted = True
+            self.wanted, self.rss_mb = True, rss_mb
         return self.wanted
 
-    async def serve(self, server: Server, stop: asyncio.Event) -> list[socket.socket]:
+    async def serve(self, server: Server, stop: asyncio.Event,
+                    playing: Callable[[], bool] = lambda: False) -> list[socket.socket]:
         """Wait for ``stop`` (a signal: returns no sockets), or until the server, empty,
-        should start again: returns its listening sockets, still listening."""
+        should start again: returns its listening sockets, still listening. Never while a
+        game is ``playing``: its absent players' half-written plans live in memory only
+        (it waits, looking again every :data:`PLAYING_RETRY_S`, until the game ends, as
+        an abandoned one does after ``--abandoned-minutes``)."""
         emptied = asyncio.Event()
 
         def when_empty(rss_mb: float) -> None:
@@ -104,9 +110,15 @@ class Recycler:
             emptied.clear()
             if stop.is_set():
                 return []
-            if server.is_empty():
+            if server.is_empty() and playing():
+                asyncio.get_running_loop().call_later(PLAYING_RETRY_S, emptied.set)
+            elif server.is_empty():
+                log.info("everyone has left and the server holds %.0f MB more than once "
+                         "started (%.0f MB): starting again in place to give it back (same "
+                         "process id, the same listening sockets)",
+                         self.rss_mb - self.start_mb, self.rss_mb)
                 return server.keep_sockets()
-            if server.sessions:  # someone came in: when they leave, another time
+            elif server.sessions:  # someone came in: when they leave, another time
                 self.wanted = False
             else:  # someone is logging in (or a port scanner knocks): in a moment
                 asyncio.get_running_loop().call_later(RETRY_S, emptied.set)

@@ -429,7 +429,8 @@ async def _serve(options: argparse.Namespace, handover: list[socket.socket]) -> 
         print(_banner(server, options.public_name, _deck_line(deck, options.deck)),
               flush=True)
         recycler = recycle.Recycler(options.recycle_mb, gc_tuning.rss_mb())
-        handover.extend(await recycler.serve(server, stop))
+        handover.extend(await recycler.serve(server, stop, lambda: any(
+            table.status == "playing" for table in hub.tables.values())))
         log.info("%s: telling %d players", "starting again" if handover else "shutting down",
                  len(server.sessions))
         await server.close(RESTARTING)

@@ -16,6 +16,7 @@ import socket
 import sqlite3
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import asyncssh
@@ -141,3 +142,37 @@ def test_handed_over_sockets_are_taken_once_and_junk_is_ignored(
         for sock in taken:
             sock.detach()  # the same descriptor as ``listening``
         listening.close()
+
+
+class EmptyServer:
+    """A server with nobody on (what :meth:`recycle.Recycler.serve` looks at)."""
+
+    def __init__(self) -> None:
+        self.sessions: set[object] = set()
+        self.when_empty: Callable[[float], object] | None = None
+        self.kept = [socket.socket()]
+
+    def is_empty(self) -> bool:
+        return True
+
+    def keep_sockets(self) -> list[socket.socket]:
+        return self.kept
+
+
+async def test_an_empty_server_waits_for_its_games_to_end_before_starting_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tester's finding: an absent player's half-written plan lives in memory only, so
+    while a game is playing the server does not start again, however empty."""
+    monkeypatch.setattr(recycle, "PLAYING_RETRY_S", 0.05)
+    server, playing = EmptyServer(), [True]
+    recycler = recycle.Recycler(1, 70)
+    waiting = asyncio.ensure_future(recycler.serve(server, asyncio.Event(),
+                                                   lambda: playing[0]))
+    await asyncio.sleep(0)
+    assert server.when_empty is not None
+    server.when_empty(200.0)
+    await asyncio.sleep(0.3)
+    assert not waiting.done()  # a game still playing: it looks again, and waits
+    playing[0] = False
+    assert await asyncio.wait_for(waiting, 2) == server.kept
+    server.kept[0].close()
