@@ -205,5 +205,5 @@ class ChatPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield ChatLog(id="chat-log", max_lines=100)
-        yield QuietInput(placeholder="c to chat · Esc to leave", id="chat-input",
+        yield QuietInput(placeholder="c to chat · Esc to the board", id="chat-input",
                          max_length=CHAT_MAX)

@@ -201,7 +201,7 @@ class GameScreen(TableStage):
             self._tasks.border_title = tasks_title
         placeholder = ("spectators read the chat" if view.my_seat is None
                        else "muted while you pick: no hints!" if self._lead_picking()
-                       else "c to chat · Esc to leave")
+                       else "c to chat · Esc to the board")
         if self._chat_input.placeholder != placeholder:
             self._chat_input.placeholder = placeholder
         self._keybar.update_hints()
