@@ -6,10 +6,11 @@ real server plays them.
 Starts ``mission-impractical serve`` (fresh data dir); at each table two people connect
 with real SSH clients: Ann creates a table, Bob joins with its code, Ann adds two normal
 bots (``b`` twice) and starts. The people do what their status row says at a person's pace
-(``bench.play.Seat``), never shouting. With ``--people words`` (the default) they play as
-a person would, reading their own screen: a lead picks each item by the words on the cards
-(:mod:`engine.plain_reader`, not the bots' reading), a guesser hides the task the items
-point to; with ``random`` they pick and guess at random.
+(``bench.play.Seat``; a lead weighs each column as ``bench.bot_stops``' people do, 7-14 s
+over the first item and 3.5-8 s over the others), never shouting. With ``--people words``
+(the default) they play as a person would, reading their own screen: a lead picks each
+item by the words on the cards (:mod:`engine.plain_reader`, not the bots' reading), a
+guesser hides the task the items point to; with ``random`` they pick and guess at random.
 
 After ``--seconds`` it stops the server, rebuilds every table from its journal (as a
 restart does) and prints, for the rounds played to the end: how often the bots shouted
@@ -34,7 +35,7 @@ from pathlib import Path
 
 import asyncssh
 
-from bench.bot_stops import Tally, simulated
+from bench.bot_stops import PERSON_PACE, Tally, simulated
 from bench.play import LOBBY, Figures, Seat, Server, connect, create_table, home
 from engine.cards import load_deck
 from engine.hub import Hub
@@ -95,6 +96,12 @@ class WordsSeat(Seat):
             key = self._choice(asked)
             if key is not None:
                 if asked.startswith("Your turn: pick"):
+                    # a person weighs the column before picking (bench.bot_stops' pace:
+                    # 7-14 s over the first item, 3.5-8 s over the others)
+                    pace = PERSON_PACE["first_pick" if asked.endswith(" 1") else "pick"]
+                    await asyncio.sleep(self.rng.uniform(*pace) - self.pace)
+                    if self.player.status.partition(" · ")[2] != asked:
+                        return  # the game moved on meanwhile (a Stop!): look again
                     self.figures.picks += self.measuring
                 self.player.send(key)
                 self.done = asked
