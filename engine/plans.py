@@ -126,6 +126,8 @@ _STEPS = (("first the ", ", then the ", ", the ", ", and last the "),
           ("start with the ", ", add the ", ", then the ", ", and finish with the "),
           ("the ", ", the ", ". Then the ", ", and the "))
 _SHORT_STEPS = ("the ", ", the ", ", the ", ", and the ")
+_PUNCHES = ("to ", "as ", "so ", "for ")  # a last job that can stand alone: "Cactus? So I
+# never lean left."
 _BARE_STEPS = ("", ", ", ", ", ", and ")
 
 _DETERMINERS = ("a", "an", "the", "your", "his", "her", "its")
@@ -478,13 +480,20 @@ def repeats(job: str, jobs: Sequence[str], goal_words: AbstractSet[str] = frozen
 
 
 def _sentence(opener: str, steps: Sequence[str], items: Sequence[str],
-              jobs: Sequence[str | None], closer: str) -> str:
+              jobs: Sequence[str | None], closer: str, punch: bool = False) -> str:
+    """The plan's text; with ``punch``, its last item gets a beat of its own: "..., Mop to
+    wipe the grease away. Squeaky Toy? To squeeze for courage." (never longer)."""
     if len(items) == 1:
         steps = (steps[0],)
     else:
         steps = (steps[0], *[steps[1 + k % 2] for k in range(len(items) - 2)], steps[-1])
+    last = jobs[-1]
+    punch = punch and len(items) > 2 and last is not None and last.startswith(_PUNCHES)
     body = "".join(f"{step}{item}" + (f" {job}" if job else "")
-                   for step, item, job in zip(steps, items, jobs, strict=True))
+                   for step, item, job in zip(steps[:len(items) - punch], items, jobs))
+    if punch:
+        assert last is not None
+        body += f". {items[-1]}? {last[:1].upper()}{last[1:]}"
     if not opener or opener.endswith((".", "!", "?")):
         body = body[:1].upper() + body[1:]
     if closer == "." and body.endswith(("!", "?", ".")):  # a job that ends with a shout
@@ -537,8 +546,9 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
     used: set[str | None] = set(jobs)
     goal_words = content_words(goal_of.obj) | content_words(goal_of.thing)
     spare = False  # may a job give way to a lesser one that is shorter?
+    punch = bool(turn % 2)  # half the plans, by seat and round, end on a beat of their own
     while True:
-        text = _sentence(opener, steps, items, jobs, closer)
+        text = _sentence(opener, steps, items, jobs, closer, punch)
         if len(text) <= PLAN_MAX:
             return text
         # the longest job that has a shorter one to give way to, else the longest; a job

@@ -129,7 +129,8 @@ def test_every_item_gets_its_own_job_for_the_mission_when_there_is_room() -> Non
     cactus = plan.split("Cactus", 1)[1]  # it serves none of the mission's needs: a use that
     goal_of = mission(deck, task := "Rescue a Kitten From an Oak Tree")  # bends to it
     bent = [_render(j, goal_of) for m, j in deck.jobs["Cactus"] if m == "all"]
-    assert any(j in cactus for j in [*bent, *goal_of.uses]), (task, plan)
+    assert any(j.lower() in cactus.lower()  # (a last item's beat: "Cactus? To wedge...")
+               for j in [*bent, *goal_of.uses]), (task, plan)
 
 
 def test_the_obvious_job_comes_first() -> None:
