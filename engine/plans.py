@@ -489,8 +489,9 @@ def _sentence(opener: str, steps: Sequence[str], items: Sequence[str],
         steps = (steps[0], *[steps[1 + k % 2] for k in range(len(items) - 2)], steps[-1])
     last = jobs[-1]
     punch = punch and len(items) > 2 and last is not None and last.startswith(_PUNCHES)
-    body = "".join(f"{step}{item}" + (f" {job}" if job else "")
-                   for step, item, job in zip(steps[:len(items) - punch], items, jobs))
+    listed = len(items) - punch  # the items of the list (all but a beat's)
+    body = "".join(f"{step}{item}" + (f" {job}" if job else "") for step, item, job in
+                   zip(steps[:listed], items[:listed], jobs[:listed], strict=True))
     if punch:
         assert last is not None
         body += f". {items[-1]}? {last[:1].upper()}{last[1:]}"
