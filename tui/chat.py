@@ -34,6 +34,8 @@ SCROLL_STEP = 3
 TAIL_STYLES = ("more", "name", "bot", *LOG_KINDS)
 """A log's component classes (``tail--name``...): what its lines are formatted with."""
 
+CHAT_HINT = "c to chat · Esc to the board"
+"""The chat field's hint where a seated player may chat (the game screen shows others)."""
 SHARED_WRAPS_MAX = 2048
 _shared_wraps: dict[tuple[object, ...], list[Content]] = {}
 """Entries formatted and wrapped in the process, by the kind of log, the entry, the width
@@ -205,5 +207,5 @@ class ChatPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield ChatLog(id="chat-log", max_lines=100)
-        yield QuietInput(placeholder="c to chat · Esc to the board", id="chat-input",
+        yield QuietInput(placeholder=CHAT_HINT, id="chat-input",
                          max_length=CHAT_MAX)

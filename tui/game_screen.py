@@ -34,7 +34,7 @@ from engine.text import plural
 from lean_textual.wake import wake_later
 from tui import board_text, turn_text
 from tui.board import ItemGrid, Lines, WrappedLines
-from tui.chat import ChatLog, ChatPanel, GameLog
+from tui.chat import CHAT_HINT, ChatLog, ChatPanel, GameLog
 from tui.confirm import Choose, Confirm
 from tui.countdown import Countdown
 from tui.inputs import QuietInput
@@ -201,7 +201,7 @@ class GameScreen(TableStage):
             self._tasks.border_title = tasks_title
         placeholder = ("spectators read the chat" if view.my_seat is None
                        else "muted while you pick: no hints!" if self._lead_picking()
-                       else "c to chat · Esc to the board")
+                       else CHAT_HINT)
         if self._chat_input.placeholder != placeholder:
             self._chat_input.placeholder = placeholder
         self._keybar.update_hints()
