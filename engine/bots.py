@@ -32,7 +32,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.cards import Deck
 from engine.plans import plan_text
@@ -50,8 +50,13 @@ from engine.rules import (
     View,
 )
 
-if TYPE_CHECKING:
-    from engine.plain_reader import PlainReader
+
+class LeadPicker(Protocol):
+    """Someone else's way of leading, put in a bot's seat (``simulate`` tries the bot
+    guessers against it): the rows of ``column`` to choose from for card ``secret``."""
+
+    def pick(self, tasks: Sequence[str], secret: int, column: Sequence[str],
+             chosen: Sequence[str]) -> list[int]: ...
 
 BETA = 3.0  # how sharply a sharp guesser assumes a lead prefers the item people read best
 
@@ -71,11 +76,11 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", lead_beta=6.0, read_scale=0.8, focus=0.7, stop_confidence=0.4,
-                  stop_min_items=2, nerve=0.15),
+    "easy": Level("easy", lead_beta=6.0, read_scale=0.8, focus=0.7, stop_confidence=0.7,
+                  stop_min_items=2, nerve=0.2),
     "normal": Level("normal", lead_beta=40.0, read_scale=PERSON.scale, focus=1.0,
-                    stop_confidence=0.45, stop_min_items=2, nerve=0.3),
-    "sharp": Level("sharp", lead_beta=None, read_scale=None, focus=None, stop_confidence=0.7,
+                    stop_confidence=0.9, stop_min_items=2, nerve=0.5),
+    "sharp": Level("sharp", lead_beta=None, read_scale=None, focus=None, stop_confidence=0.85,
                    stop_min_items=2, nerve=1.0),
 }
 DEFAULT_LEVEL = "normal"
@@ -181,10 +186,10 @@ def think_seconds(view: View, action: Action, rng: random.Random) -> float:
 class Bot:
     """One seat's player. :meth:`act` answers with its next move, reading only the view.
 
-    ``level`` is a name from :data:`LEVELS`. With a ``reader`` (an
-    :class:`engine.plain_reader.PlainReader`) the bot leads by the words on the cards
-    instead of their tags, as a person would: ``simulate`` uses it to see how the bot
-    guessers do against such a lead.
+    ``level`` is a name from :data:`LEVELS`. With a ``reader`` (a :class:`LeadPicker`: the
+    reader of the card words, :class:`engine.plain_reader.PlainReader`, or a hurried
+    person's lead, :class:`engine.reading.FirstThoughtLead`) the bot leads that way instead:
+    ``simulate`` uses it to see how the bot guessers do against a lead not their own.
     """
 
     def __init__(
@@ -193,7 +198,7 @@ class Bot:
         rng_seed: str | int,
         level: str | Level = DEFAULT_LEVEL,
         *,
-        reader: PlainReader | None = None,
+        reader: LeadPicker | None = None,
     ) -> None:
         self.deck = deck
         self.seed = str(rng_seed)

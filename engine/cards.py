@@ -19,7 +19,16 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from engine.fits import FIT_FILE, JOBS_FILE, FitError, Fits, parse_fits, parse_jobs
+from engine.fits import (
+    FIT_FILE,
+    JOBS_FILE,
+    SENSE_FILE,
+    FitError,
+    Fits,
+    parse_fits,
+    parse_jobs,
+    parse_ratings,
+)
 from engine.pair_jobs import PairJobs, load_pair_jobs
 
 TASK_COUNT = 62
@@ -90,15 +99,31 @@ class Deck:
         """How well each item serves each task, as the bots read it: from the fit file
         when there is a sound one, from the tags otherwise (:attr:`fit_problem` says why)."""
         tags = {name: card.tags for name, card in self._by_name.items()}
+        ratings = self.ratings
         path = None if self.folder is None else self.folder / FIT_FILE
         if path is None or not path.is_file():
-            return Fits(tags)
+            return Fits(tags, ratings=ratings)
         try:
             text = path.read_text(encoding="utf-8")
-            return parse_fits(text, self.task_names, self.item_names, tags, str(path))
+            return parse_fits(text, self.task_names, self.item_names, tags, str(path), ratings)
         except (OSError, UnicodeDecodeError, FitError) as error:
             object.__setattr__(self, "_fit_problem", str(error))
-            return Fits(tags)
+            return Fits(tags, ratings=ratings)
+
+    @functools.cached_property
+    def ratings(self) -> dict[tuple[str, str], float] | None:
+        """How readily people link each item with each task (``sense.txt`` beside the
+        cards, :func:`engine.fits.parse_ratings`); None without a sound one
+        (:attr:`ratings_problem` says what was wrong with it)."""
+        path = None if self.folder is None else self.folder / SENSE_FILE
+        if path is None or not path.is_file():
+            return None
+        try:
+            return parse_ratings(path.read_text(encoding="utf-8"), self.task_names,
+                                 self.item_names, str(path))
+        except (OSError, UnicodeDecodeError, FitError) as error:
+            object.__setattr__(self, "_ratings_problem", str(error))
+            return None
 
     @functools.cached_property
     def jobs(self) -> dict[str, tuple[tuple[str, str], ...]]:
@@ -133,11 +158,16 @@ class Deck:
     def fit_note(self) -> str:
         """One line for the host at start: how the bots read this deck."""
         if self.fits.by_meaning:
-            return "bots read the deck by meaning (its fit file)"
-        why = getattr(self, "_fit_problem", None) or "it has no fit.txt"
-        return (f"bots read the deck by its tags alone ({why}); to have them read it by "
-                "meaning: pip install 'mission-impractical[fit]', then "
-                "mission-impractical deck fit DIR")
+            note = "bots read the deck by meaning (its fit file)"
+        else:
+            why = getattr(self, "_fit_problem", None) or "it has no fit.txt"
+            note = (f"bots read the deck by its tags alone ({why}); to have them read it by "
+                    "meaning: pip install 'mission-impractical[fit]', then "
+                    "mission-impractical deck fit DIR")
+        if self.fits.by_people:
+            return f"{note}, and as people rated it ({SENSE_FILE})"
+        problem = getattr(self, "_ratings_problem", None)
+        return f"{note}; its ratings are not read ({problem})" if problem else note
 
 
 class DeckError(Exception):

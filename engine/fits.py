@@ -16,15 +16,29 @@ The fit file (``engine/data/fit.txt``, or ``fit.txt`` beside a host's deck) is t
 
 one line per task, one whole number per item in the order of the ``items:`` line, in tenths
 of a fit. It must cover every card of its deck, or the bots fall back to the tags.
+
+Beside it a deck may have a ratings file (``engine/data/sense.txt``, or ``sense.txt`` beside a
+host's deck): how readily *people* link each item with each task, 0 to 3, rated by hand by
+people who never saw the tags or the code. It is what a player sees at a glance (a ladder
+for the kitten in the tree), and it reads the blind readers' answers far better than the
+tags and the sentence model do (:mod:`engine.reading`). One line per item, every item of
+the deck, the tasks it links with and how readily (a task left out: no link)::
+
+    # comment
+    Ladder | Rescue a Kitten From an Oak Tree: 3; Escape a Locked Treehouse: 2.5
+    Pinecone |
 """
 
 from __future__ import annotations
 
+import math
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 
 FIT_FILE = "fit.txt"
 JOBS_FILE = "jobs.txt"
+SENSE_FILE = "sense.txt"
+RATING_MAX = 3.0
 SCALE = 10  # the file holds tenths of a fit
 ITEMS_PREFIX = "items:"
 
@@ -33,21 +47,36 @@ class FitError(Exception):
     """A fit file is malformed or does not cover its deck; the message says what."""
 
 
+Ratings = Mapping[tuple[str, str], float]  # (task, item) -> how readily people link them
+
+
 class Fits:
     """Task x item fit. ``table`` maps a task to its fit with each item (in tenths, in the
     order of ``items``); without a table, ``tags`` (name -> tags) give the fit: the number
-    of tags a task and an item share. An unknown card fits nothing (0)."""
+    of tags a task and an item share. ``ratings`` (from a ratings file) say how readily
+    people link a task and an item, 0-3. An unknown card fits nothing (0)."""
 
     def __init__(self, tags: Mapping[str, frozenset[str]],
-                 table: Mapping[str, array[int]] | None = None, items: Sequence[str] = ()) -> None:
+                 table: Mapping[str, array[int]] | None = None, items: Sequence[str] = (),
+                 ratings: Ratings | None = None) -> None:
         self._tags = tags
         self._table = dict(table) if table is not None else None
         self._index = {name: k for k, name in enumerate(items)}
+        self._ratings = dict(ratings) if ratings is not None else None
 
     @property
     def by_meaning(self) -> bool:
         """True when the fit comes from a fit file (meaning), False for the tags alone."""
         return self._table is not None
+
+    @property
+    def by_people(self) -> bool:
+        """True when people rated the deck (its ratings file)."""
+        return self._ratings is not None
+
+    def rating(self, task: str, item: str) -> float:
+        """How readily people link ``task`` and ``item``, 0-3 (0 without a ratings file)."""
+        return 0.0 if self._ratings is None else self._ratings.get((task, item), 0.0)
 
     def score(self, task: str, item: str) -> float:
         if self._table is not None:
@@ -73,9 +102,11 @@ class Fits:
 
 
 def parse_fits(text: str, tasks: Iterable[str], items: Iterable[str],
-               tags: Mapping[str, frozenset[str]], filename: str = FIT_FILE) -> Fits:
-    """A fit file's text as :class:`Fits` for the deck of ``tasks`` and ``items``;
-    :class:`FitError` if it is malformed or misses a card of the deck."""
+               tags: Mapping[str, frozenset[str]], filename: str = FIT_FILE,
+               ratings: Ratings | None = None) -> Fits:
+    """A fit file's text as :class:`Fits` for the deck of ``tasks`` and ``items`` (with
+    people's ``ratings`` of it, if any); :class:`FitError` if it is malformed or misses a
+    card of the deck."""
     order: list[str] | None = None
     table: dict[str, array[int]] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -102,7 +133,59 @@ def parse_fits(text: str, tasks: Iterable[str], items: Iterable[str],
     if missing:
         raise FitError(f"{filename}: no fit for {len(missing)} card(s) of the deck, such as "
                        f"{missing[0]!r} (run 'mission-impractical deck fit' again)")
-    return Fits(tags, table, order)
+    return Fits(tags, table, order, ratings)
+
+
+def parse_ratings(text: str, tasks: Iterable[str], items: Iterable[str],
+                  filename: str = SENSE_FILE) -> dict[tuple[str, str], float]:
+    """A ratings file's text (see the module docstring) as ``{(task, item): rating}``, the
+    links it names only; :class:`FitError` naming the line if a line is malformed, names an
+    unknown card or a rating outside 0-3, or if an item of the deck has no line."""
+    task_names, item_names = set(tasks), list(items)
+    ratings: dict[tuple[str, str], float] = {}
+    seen: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{filename}:{number}"
+        item, sep, rest = (part.strip() for part in line.partition("|"))
+        if not sep:
+            raise FitError(f"{where}: expected 'Item | Task: rating; Task: rating'")
+        if item not in item_names:
+            raise FitError(f"{where}: no item {item!r} in the deck")
+        if item in seen:
+            raise FitError(f"{where}: {item!r} is rated twice")
+        seen.add(item)
+        for link in filter(None, (part.strip() for part in rest.split(";"))):
+            task, colon, value = (part.strip() for part in link.rpartition(":"))
+            try:
+                rating = float(value)
+            except ValueError:
+                rating = math.nan
+            if not colon or not 0 <= rating <= RATING_MAX:
+                raise FitError(f"{where}: expected 'Task: rating' (0 to 3), got {link!r}")
+            if task not in task_names:
+                raise FitError(f"{where}: no task {task!r} in the deck")
+            ratings[(task, item)] = rating
+    missing = [name for name in item_names if name not in seen]
+    if missing:
+        raise FitError(f"{filename}: no line for {len(missing)} item(s) of the deck, such as "
+                       f"{missing[0]!r} (an item linked with no task: '{missing[0]} |')")
+    return ratings
+
+
+def format_ratings(items: Sequence[str], tasks: Sequence[str], ratings: Ratings,
+                   header: str = "") -> str:
+    """The ratings file's text for ``ratings`` (see :func:`parse_ratings`): per item, the
+    tasks it links with, most readily first, then in the order of ``tasks``."""
+    lines = [f"# {line}".rstrip() for line in header.splitlines()]
+    for item in items:
+        links = sorted(((ratings[(t, item)], k, t) for k, t in enumerate(tasks)
+                        if ratings.get((t, item), 0) > 0), key=lambda x: (-x[0], x[1]))
+        lines.append(f"{item} |" + "".join(f"{' ' if n == 0 else '; '}{t}: {r:g}"
+                                           for n, (r, _, t) in enumerate(links)))
+    return "\n".join(lines) + "\n"
 
 
 def format_fits(tasks: Sequence[str], items: Sequence[str],

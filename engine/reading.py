@@ -41,9 +41,13 @@ Evidence = tuple[float, ...]  # an item's evidence for each task of the bar
 
 @dataclass(frozen=True)
 class Reading:
-    """How a person reads items against tasks (fitted on the blind answers, set 1)."""
+    """How a person reads items against tasks (fitted on the blind answers)."""
 
-    meaning: float = 0.45  # weight of a standard deviation of closeness, a shared tag is 1
+    rated: float = 2.5  # weight of a point of people's rating (0-3), on a rated deck
+    rated_tags: float = 0.5  # and of a shared tag there
+    rated_meaning: float = 0.45  # and of a standard deviation of closeness there
+    tags: float = 1.0  # on a deck nobody rated: a shared tag
+    meaning: float = 0.45  # and a standard deviation of closeness
     floor: float = 0.5  # evidence below this is hardly noticed
     sharpness: float = 4.0  # how sharply: a faint link still counts a little (softplus)
     attention: float = 0.75  # each item weighs this much of the one before
@@ -60,10 +64,13 @@ LEAD = PERSON
 def evidence(fits: Fits, tasks: Sequence[str], item: str, reading: Reading = PERSON
              ) -> Evidence:
     """``item``'s evidence for each of ``tasks``, as a person notices it."""
+    rated, tag, meaning = ((reading.rated, reading.rated_tags, reading.rated_meaning)
+                           if fits.by_people else (0.0, reading.tags, reading.meaning))
     out = []
     for task in tasks:
         tags, closeness = fits.parts(task, item)
-        z = reading.sharpness * (tags + reading.meaning * closeness - reading.floor)
+        z = reading.sharpness * (rated * fits.rating(task, item) + tag * tags
+                                 + meaning * closeness - reading.floor)
         out.append((max(z, 0.0) + math.log1p(math.exp(-abs(z)))) / reading.sharpness)
     return tuple(out)
 
@@ -123,6 +130,24 @@ def best_picks(columns: Sequence[Sequence[Evidence]], secret: int,
         values = lead_values(columns, picks, secret, reading)
         picks.append(values.index(max(values)))
     return tuple(picks)
+
+
+class FirstThoughtLead:
+    """A lead as a person in a hurry plays: each column, the item people see as serving the
+    secret task most, without reckoning with the decoys (a jetpack for the cloud ride,
+    though it carries a pizza over a moat as well). ``simulate`` puts it in the lead to
+    see how bot guessers, and their Stop!, fare against a person."""
+
+    def __init__(self, fits: Fits, reading: Reading = PERSON) -> None:
+        self.fits, self.reading = fits, reading
+
+    def pick(self, tasks: Sequence[str], secret: int, column: Sequence[str],
+             chosen: Sequence[str]) -> list[int]:
+        """The rows of ``column`` that serve card ``secret`` (from 1) most; ``chosen`` (the
+        items down so far) does not sway a hurried lead."""
+        own = [evidence(self.fits, tasks, item, self.reading)[secret - 1] for item in column]
+        best = max(own)
+        return [r for r, e in enumerate(own) if math.isclose(e, best)]
 
 
 def _sum_rows(rows: Sequence[Evidence]) -> list[float]:

@@ -365,7 +365,7 @@ def _replay(summary: GameSummary, table: Any, moves: _Moves, seed: str | None) -
         "record": "game", "game": summary.game_no, "code": summary.code,
         "finished_at": summary.finished_at.isoformat(), "seed": seed,
         "players": list(state.players), "levels": list(levels), "perfect_seat": None,
-        "lead_by_words": False, "rounds": state.total_rounds,
+        "lead_by_words": False, "lead_by_sense": False, "rounds": state.total_rounds,
         "rounds_option": options.rounds, "best_plan": options.best_plan,
         "stop_tie_window_ms": options.stop_tie_window_ms, "first_lead": state.lead,
     }, state)

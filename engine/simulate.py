@@ -31,10 +31,11 @@ from typing import Protocol, TextIO
 
 from engine.audit import AuditLog, Record
 from engine.blind_read import BLIND_PLAYERS, BlindRound, summary_lines
-from engine.bots import DEFAULT_LEVEL, LEVELS, Bot
+from engine.bots import DEFAULT_LEVEL, LEVELS, Bot, LeadPicker
 from engine.cards import Deck, load_deck
 from engine.plain_reader import PlainReader
 from engine.plans import plan_names_every_item
+from engine.reading import FirstThoughtLead
 from engine.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -106,11 +107,13 @@ def _next_action(state: State, bots: Sequence[Player], now_ms: int, rng: random.
 @dataclass(frozen=True)
 class Lineup:
     """Who plays a simulated game: a bot level per seat (the last one repeats), whether
-    the leads pick by the words on the cards (as a person would) instead of the tags, and
-    a seat for the :class:`PerfectGuesser`, if any."""
+    the leads pick as someone else would (by the words on the cards; or as a hurried
+    person, by people's sense of each item alone), and a seat for the
+    :class:`PerfectGuesser`, if any."""
 
     levels: tuple[str, ...] = (DEFAULT_LEVEL,)
     lead_by_words: bool = False
+    lead_by_sense: bool = False
     perfect_seat: int | None = None
 
     def level(self, seat: int) -> str:
@@ -138,7 +141,9 @@ def play_game(
                      options=options)
     if lineup.lead_by_words and reader is None:
         reader = plain_reader()
-    lead_reader = reader if lineup.lead_by_words else None
+    lead_reader: LeadPicker | None = (
+        reader if lineup.lead_by_words
+        else FirstThoughtLead(deck.fits) if lineup.lead_by_sense else None)
     bots: list[Player] = [Bot(deck, f"{seed}/bot{s}", lineup.level(s), reader=lead_reader)
                           for s in range(players)]
     if lineup.perfect_seat is not None:
@@ -150,6 +155,7 @@ def play_game(
         "record": "game", "game": game, "seed": seed, "players": names,
         "levels": [lineup.level(s) for s in range(players)],
         "perfect_seat": lineup.perfect_seat, "lead_by_words": lineup.lead_by_words,
+        "lead_by_sense": lineup.lead_by_sense,
         "rounds": state.total_rounds, "rounds_option": options.rounds,
         "best_plan": options.best_plan, "stop_tie_window_ms": options.stop_tie_window_ms,
         "first_lead": state.lead,
@@ -288,7 +294,7 @@ def run(players: int, games: int, seed: str | int, options: Options,
     deck = load_deck()
     lineup = lineup or Lineup()
     reader = plain_reader()
-    summary = Summary(reader=None if lineup.lead_by_words else reader,
+    summary = Summary(reader=None if lineup.lead_by_words or lineup.lead_by_sense else reader,
                       perfect_seat=lineup.perfect_seat)
     start = time.perf_counter()
     for game in range(games):
@@ -305,18 +311,21 @@ FIGURE_PLAYERS = 4
 
 
 def figures(games: int, seed: str | int, options: Options) -> str:
-    """The table docs/bots.md quotes: per level, bots against bots, bots against a lead
-    who picks by meaning, and a perfect never-shouting guesser against three bots."""
+    """The table docs/bots.md quotes: per level, bots against bots, bots against two
+    stand-ins for a person's lead (by the card words; by the item that serves the mission
+    most, as people rate it), and a perfect never-shouting guesser against three bots."""
     rows = [f"{FIGURE_PLAYERS} players, {games} games per line, seed {seed}",
             f"{'':8}{'setup':30}{'accuracy':>9}{'stops':>7}{'stop won':>9}{'plans 4':>8}"
             f"{'reader':>8}{'perfect':>8}"]
     for level in LEVELS:
         setups = (("bots vs bots", Lineup((level,))),
-                  ("bot guessers, lead by meaning", Lineup((level,), lead_by_words=True)),
+                  ("bot guessers, lead by words", Lineup((level,), lead_by_words=True)),
+                  ("bot guessers, hurried lead", Lineup((level,), lead_by_sense=True)),
                   ("perfect guesser vs 3 bots", Lineup(("sharp", level), perfect_seat=0)))
         for name, lineup in setups:
             d = run(FIGURE_PLAYERS, games, seed, options, lineup=lineup).as_dict()
-            reader = f"{d['reader_finds_lead']:.0%}" if not lineup.lead_by_words else "-"
+            bot_lead = not (lineup.lead_by_words or lineup.lead_by_sense)
+            reader = f"{d['reader_finds_lead']:.0%}" if bot_lead else "-"
             perfect = (f"{d['perfect_guesser_wins']:.0%}" if lineup.perfect_seat is not None
                        else "-")
             rows.append(f"{level:8}{name:30}{d['guess_accuracy']:>9.0%}{d['stop_rate']:>7.0%}"

@@ -115,17 +115,22 @@ def test_the_figures_command_prints_every_level_and_setup(
     out = capsys.readouterr().out
     for level in ("easy", "normal", "sharp"):
         assert f"{level}   " in out or f"{level}  " in out
-    assert "perfect guesser vs 3 bots" in out and "lead by meaning" in out
+    assert "perfect guesser vs 3 bots" in out and "lead by words" in out
+    assert "hurried lead" in out
 
 
 def test_at_normal_the_bots_meet_the_issues_figures() -> None:
     """Seeded and modest; ``simulate --figures --games 250`` prints the full table."""
     options = Options()
     bots = run(4, 40, "check", options, lineup=Lineup(("normal",)))
-    assert bots.as_dict()["reader_finds_lead"] >= 0.65  # a reader of the words finds it
-    people = run(4, 80, "check", options, lineup=Lineup(("normal",), lead_by_words=True))
-    assert 0.25 <= people.as_dict()["stop_rate"] <= 0.55  # against a lead by meaning
-    assert 0.7 <= people.stop_success <= 0.9
+    # a reader of the card words (a proxy written by the same hands as the tags, which
+    # the leads no longer follow: people's ratings lead them) still finds most of them
+    assert bots.as_dict()["reader_finds_lead"] >= 0.5
+    for stand_in in (Lineup(("normal",), lead_by_words=True),
+                     Lineup(("normal",), lead_by_sense=True)):  # a person's lead, two ways
+        people = run(4, 80, "check", options, lineup=stand_in)
+        assert 0.25 <= people.as_dict()["stop_rate"] <= 0.55, stand_in
+        assert 0.65 <= people.stop_success <= 0.9, stand_in
     for level, games, at_least in (("normal", 150, 0.2), ("easy", 100, 0.4)):
         perfect = run(4, games, "check", options,
                       lineup=Lineup(("sharp", level), perfect_seat=0))
