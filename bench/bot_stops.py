@@ -1,12 +1,16 @@
 """Stop! on a live table: how often normal bots shout, and how often they are right, when
 they play at human pace with people, beside ``simulate`` on the same kind of table.
 
-    python -m bench.bot_stops [--tables 12] [--speed 20] [--nerve 0.2 0.3] [--sure 0.45]
+    python -m bench.bot_stops [--tables 12] [--speed 20] [--nerve 0.3 0.5] [--sure 0.9]
+                              [--lead hurried|words]
 
 The real hub (``Hub(bot_delay=None)``, the server's pacing) runs tables of two scripted
 people and two normal bots. The people play as a person would, at a person's pace: a lead
-picks each item by the words on the cards (:mod:`engine.plain_reader`, not the bots' fit),
-taking 7-14 s over the first item and 3.5-8 s over the others; a guesser hides its guess a
+picks each item as a person in a hurry would (``--lead hurried``, the default: the item
+people see as serving the mission most, the decoys ignored,
+:class:`engine.reading.FirstThoughtLead`) or by the words on the cards (``--lead words``:
+:mod:`engine.plain_reader`, never the bots' reading), taking 7-14 s over the first item
+and 3.5-8 s over the others; a guesser hides its guess a
 few seconds after the fourth item, tells its plan, and is ready for the next round a few
 seconds later. People never shout, so every Stop! is a bot's. Every wait, the bots' think
 times included, is divided by ``--speed`` (both sides alike, so the race between a bot
@@ -25,11 +29,12 @@ import random
 from dataclasses import dataclass, replace
 
 from engine import rules
-from engine.bots import LEVELS, Bot, Level
+from engine.bots import LEVELS, Bot, LeadPicker, Level
 from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
 from engine.plain_reader import PlainReader
+from engine.reading import FirstThoughtLead
 from engine.rules import Guess, LeadReveal, NextRound, Phase, Pick, Reveal, View
 from engine.session import Session
 from engine.tables import TableOptions
@@ -38,11 +43,21 @@ PERSON_PACE = {"first_pick": (7.0, 14.0), "pick": (3.5, 8.0), "guess": (3.0, 8.0
                "reveal": (5.0, 10.0), "next": (3.0, 6.0)}
 
 
-class Person:
-    """A scripted person at one seat: leads by the card words, guesses by them too."""
+LEADS = ("hurried", "words")
 
-    def __init__(self, reader: PlainReader, rng: random.Random) -> None:
+
+def person_lead(how: str, reader: PlainReader) -> LeadPicker:
+    """How a scripted person leads (see the module docstring): ``hurried`` or ``words``."""
+    return FirstThoughtLead(load_deck().fits) if how == "hurried" else reader
+
+
+class Person:
+    """A scripted person at one seat: leads with ``lead``, guesses by the card words."""
+
+    def __init__(self, reader: PlainReader, rng: random.Random,
+                 lead: LeadPicker | None = None) -> None:
         self.reader = reader
+        self.lead = lead or reader
         self.rng = rng
 
     def move(self, view: View) -> tuple[rules.Action, str] | None:
@@ -50,8 +65,8 @@ class Person:
         assert seat is not None
         if view.phase is Phase.PICKING and view.is_lead and view.can_pick():
             assert view.secret is not None
-            rows = self.reader.pick(view.tasks, view.secret, view.grid[len(view.picks)],
-                                    view.picked_items())
+            rows = self.lead.pick(view.tasks, view.secret, view.grid[len(view.picks)],
+                                  view.picked_items())
             return Pick(seat, len(view.picks), self.rng.choice(rows)), (
                 "first_pick" if not view.picks else "pick")
         if view.can_guess():
@@ -146,10 +161,12 @@ async def _person(hub: Hub, session: Session, person: Person, code: str, speed: 
             planned = None
 
 
-async def live(tables: int, speed: float, seed: str, level: Level = LEVELS["normal"]) -> Tally:
+async def live(tables: int, speed: float, seed: str, level: Level = LEVELS["normal"],
+               lead: str = "hurried") -> Tally:
     ScaledBot.speed, ScaledBot.level = speed, level
     hub = Hub(deck=load_deck(), seed=seed, settle_ms=0, bot_factory=ScaledBot)
     reader = PlainReader()
+    leads = person_lead(lead, reader)
     tally = Tally()
     tasks = []
     codes = []
@@ -163,7 +180,7 @@ async def live(tables: int, speed: float, seed: str, level: Level = LEVELS["norm
         host.start()
         codes.append(code)
         for k, session in enumerate((host, guest)):
-            person = Person(reader, random.Random(f"{seed}/{t}/{k}"))
+            person = Person(reader, random.Random(f"{seed}/{t}/{k}"), leads)
             tasks.append(asyncio.create_task(_person(hub, session, person, code, speed)))
     while any(hub.tables[c].status == "playing" for c in codes):
         await asyncio.sleep(0.2)
@@ -179,19 +196,21 @@ async def live(tables: int, speed: float, seed: str, level: Level = LEVELS["norm
     return tally
 
 
-def simulated(games: int, seed: str, level: Level = LEVELS["normal"]) -> Tally:
-    """The same lineup in ``simulate``: seats 0-1 people (by the card words, never
+def simulated(games: int, seed: str, level: Level = LEVELS["normal"],
+              lead: str = "hurried") -> Tally:
+    """The same lineup in ``simulate``: seats 0-1 people (leading with ``lead``, never
     shouting), 2-3 normal bots."""
     from engine.simulate import game_seed
 
     deck = load_deck()
     reader = PlainReader()
+    leads = person_lead(lead, reader)
     tally = Tally()
     for g in range(games):
         gs = game_seed(seed, g)
         state = rules.new_game(["Ann", "Bob", "Bot A", "Bot B"], seed=gs,
                                tasks=deck.task_names, items=deck.item_names)
-        people = [Person(reader, random.Random(f"{gs}/{k}")) for k in range(2)]
+        people = [Person(reader, random.Random(f"{gs}/{k}"), leads) for k in range(2)]
         bots = [Bot(deck, f"{gs}/bot{s}", level) for s in (2, 3)]
         order = random.Random(gs)
         step = 0
@@ -229,18 +248,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sure", type=float, nargs="+", default=[normal.stop_confidence],
                         help="the belief needed to shout, each compared "
                              f"(default {normal.stop_confidence})")
+    parser.add_argument("--lead", choices=LEADS, nargs="+", default=["hurried"],
+                        help="how the people lead, each compared (default hurried)")
     args = parser.parse_args(argv)
     PERSON_PACE["pick"] = tuple(args.lead_pace)
     PERSON_PACE["first_pick"] = (max(args.lead_pace[0], 2.0), 2 * args.lead_pace[1])
     print(f"{args.tables} tables of 2 people + 2 normal bots, a person leads "
           f"{args.lead_pace[0]:g}-{args.lead_pace[1]:g} s an item, waits / {args.speed:g}")
-    for sure in args.sure:
-        for nerve in args.nerve:
-            level = replace(normal, nerve=nerve, stop_confidence=sure)
-            print(f"nerve {nerve:g}, sure {sure:g}")
-            print("  " + asyncio.run(live(args.tables, args.speed, args.seed, level))
-                  .line("live hub"))
-            print("  " + simulated(max(args.tables, 100), args.seed, level).line("simulate"))
+    for lead in args.lead:
+        for sure in args.sure:
+            for nerve in args.nerve:
+                level = replace(normal, nerve=nerve, stop_confidence=sure)
+                print(f"people lead {lead}; nerve {nerve:g}, sure {sure:g}")
+                live_tally = asyncio.run(live(args.tables, args.speed, args.seed, level, lead))
+                print("  " + live_tally.line("live hub"))
+                print("  " + simulated(max(args.tables, 100), args.seed, level, lead)
+                      .line("simulate"))
 
 
 if __name__ == "__main__":

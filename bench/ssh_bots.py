@@ -1,21 +1,23 @@
 """Games over SSH with scripted people and normal bots: the bots' plans and Stop!s as the
 real server plays them.
 
-    python -m bench.ssh_bots [--seconds 240] [--tables 1] [--people words|random]
+    python -m bench.ssh_bots [--seconds 240] [--tables 1] [--people hurried|words|random]
 
 Starts ``mission-impractical serve`` (fresh data dir); at each table two people connect
 with real SSH clients: Ann creates a table, Bob joins with its code, Ann adds two normal
 bots (``b`` twice) and starts. The people do what their status row says at a person's pace
 (``bench.play.Seat``; a lead weighs each column as ``bench.bot_stops``' people do, 7-14 s
-over the first item and 3.5-8 s over the others), never shouting. With ``--people words``
-(the default) they play as a person would, reading their own screen: a lead picks each
-item by the words on the cards (:mod:`engine.plain_reader`, not the bots' reading), a
-guesser hides the task the items point to; with ``random`` they pick and guess at random.
+over the first item and 3.5-8 s over the others), never shouting. With ``--people
+hurried`` (the default) or ``words`` they play as a person would, reading their own
+screen: a lead picks each item as a hurried person would (the item people see as serving
+the mission most, :class:`engine.reading.FirstThoughtLead`) or by the words on the cards
+(:mod:`engine.plain_reader`), a guesser hides the task the card words point to; with
+``random`` they pick and guess at random.
 
 After ``--seconds`` it stops the server, rebuilds every table from its journal (as a
 restart does) and prints, for the rounds played to the end: how often the bots shouted
 Stop! in the rounds where they guessed and how often their bets paid, beside ``simulate``
-of the same table (:mod:`bench.bot_stops`: two people by the card words, two normal
+of the same table (:mod:`bench.bot_stops`: two people leading the same way, two normal
 bots), the machine's load, and every plan a bot told and every Stop! (one table: all of
 them; more: the first table's).
 """
@@ -35,8 +37,9 @@ from pathlib import Path
 
 import asyncssh
 
-from bench.bot_stops import PERSON_PACE, Tally, simulated
+from bench.bot_stops import LEADS, PERSON_PACE, Tally, person_lead, simulated
 from bench.play import LOBBY, Figures, Seat, Server, connect, create_table, home
+from engine.bots import LeadPicker
 from engine.cards import load_deck
 from engine.hub import Hub
 from engine.plain_reader import PlainReader
@@ -83,9 +86,11 @@ def _names_in(line: str, names: tuple[str, ...]) -> list[tuple[str, int]]:
 
 
 class WordsSeat(Seat):
-    """A person who leads and guesses by the words on the cards, as read off the screen."""
+    """A person who leads with ``lead`` and guesses by the words on the cards, as read off
+    the screen."""
 
     reader: PlainReader
+    lead: LeadPicker
     tasks: tuple[str, ...]
     items: tuple[str, ...]
 
@@ -122,7 +127,7 @@ class WordsSeat(Seat):
             if secret is None or not 0 <= column < 4:
                 return None
             chosen = [grid[c][r] for c, r in enumerate(picked[:column]) if r is not None]
-            rows = self.reader.pick(bar, int(secret.group(1)), grid[column], chosen)
+            rows = self.lead.pick(bar, int(secret.group(1)), grid[column], chosen)
             return str(self.rng.choice(rows) + 1)
         items = [grid[c][r] for c, r in enumerate(picked) if r is not None]
         return str(self.rng.choice(self.reader.guess(bar, items))) if items else None
@@ -144,16 +149,17 @@ async def _table(server: Server, t: int, people: str, until: float, figures: Fig
     deck = load_deck()
     table: list[Seat] = []
     for k, player in enumerate((ann, bob)):
-        kind = WordsSeat if people == "words" else Seat
+        kind = WordsSeat if people in LEADS else Seat
         seat = kind(player, table, figures, pace=2.0, rng=random.Random(f"{t}/{k}"))
         if isinstance(seat, WordsSeat):
             seat.reader, seat.tasks, seat.items = reader, deck.task_names, deck.item_names
+            seat.lead = person_lead(people, reader)
         seat.chats = False
         table.append(seat)
     await asyncio.gather(*(seat.run(until) for seat in table))
 
 
-async def play(seconds: float, tables: int = 1, people: str = "words") -> list[str]:
+async def play(seconds: float, tables: int = 1, people: str = "hurried") -> list[str]:
     server = Server(2 * tables, [])
     server.start()
     load = [os.getloadavg()[0]]
@@ -177,7 +183,8 @@ async def play(seconds: float, tables: int = 1, people: str = "words") -> list[s
                  f"{seconds:g} s; load average {min(load):.1f}-{max(load):.1f} "
                  f"on {os.cpu_count()} cores; {rounds} rounds played to the end",
                  tally.line("over SSH"),
-                 simulated(100, "ssh").line("simulate")]
+                 simulated(100, "ssh", lead=people if people in LEADS else "words")
+                 .line("simulate")]
         return lines + journal_lines(data / "mission.sqlite3", first_table_only=tables > 1)
     finally:
         server.stop()
@@ -224,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.ssh_bots")
     parser.add_argument("--seconds", type=float, default=240)
     parser.add_argument("--tables", type=int, default=1)
-    parser.add_argument("--people", choices=("words", "random"), default="words")
+    parser.add_argument("--people", choices=(*LEADS, "random"), default="hurried")
     args = parser.parse_args(argv)
     for line in asyncio.run(play(args.seconds, args.tables, args.people)):
         print(line)
