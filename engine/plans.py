@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+from collections import Counter
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -522,9 +523,11 @@ def plan_text(deck: Deck, task: str, items: Sequence[str], rng: random.Random,
     shorts = [o for o in (_render(o, goal_of) for o in
                           (*_SHORT_OPENERS[turn:], *_SHORT_OPENERS[:turn]))
               if o not in said_game]
-    # a round's plans open with different words ("So, the socks:", then not "So, my fries:")
+    # a round's plans open with different words ("So, the socks:", then not "So, my fries:"),
+    # and a game's with the words it has used least ("Right, the pie:" not a third time)
     begun = {plan.split(" ", 1)[0] for plan in said_now if plan}
-    shorts.sort(key=lambda o: o.split(" ", 1)[0] in begun)
+    opened = Counter(plan.split(" ", 1)[0] for plan in said if plan)
+    shorts.sort(key=lambda o: (o.split(" ", 1)[0] in begun, opened[o.split(" ", 1)[0]]))
     shorts.append(_render(_LAST_OPENER, goal_of))  # the mission's bare name: no stock
     # phrase, said again rather than give up a job written for the mission
     opener = openers[0] if openers else shorts[0]

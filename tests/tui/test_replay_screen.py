@@ -69,27 +69,40 @@ async def test_r_in_the_lobby_lists_my_games_first_and_enter_opens_one_step_by_s
         games = app.screen.query_one(GameList)
         listed = [games.row_text(i) for i in range(games.row_count)]
         assert [row[1] for row in listed] == [table.code, other_table.code]  # mine first
-        assert listed[0][2:4] == ["3 rounds", "Bot Bix"]
+        state = table.state
+        assert state is not None
+        names = state.players
+        winner = names[state.scores.index(max(state.scores))]
+        assert listed[0][2:4] == ["3 rounds", winner]
         assert listed[0][4] == "Ann, Bob, Bot Ada, Bot Bix"
         await pilot.press("enter")
         replay_screen = await until_replay(app, pilot)
         text = screen_text(app)
+        first = state.history[0]
+        lead = names[first.lead]
+        steps = len(replay_screen.replay.rounds[0].steps)
         assert f"Replay  ·  table {table.code}, game 1" in text
-        assert "Round 1 of 3  ·  step 1 of 14: the deal" in text
+        assert f"Round 1 of 3  ·  step 1 of {steps}: the deal" in text
         secret = replay_screen.replay.rounds[0].task
         assert f"{secret}  ◆ secret" in text  # shown, marked, from the first step
-        assert "Round 1: Bot Bix is the lead agent" in text
+        assert f"Round 1: {lead} is the lead agent" in text
         await pilot.press("down", "down")
         await settle(pilot)
         text = screen_text(app)
-        assert "step 3 of 14: an item picked" in text
-        assert "Bot Bix marks Alarm Clock" in text and "▶ Bot Bix marks Karaoke Machine" in text
-        assert "2 picks" in text and "✓Alarm Clock" in text
+        assert f"step 3 of {steps}: an item picked" in text
+        assert f"{lead} marks {first.items[0]}" in text
+        assert f"▶ {lead} marks {first.items[1]}" in text
+        assert "2 picks" in text and f"✓{first.items[0]}" in text
         await pilot.press("space")  # Space steps too
         await settle(pilot)
+        assert "step 4 of" in screen_text(app)
+        kinds = [step.kind for step in replay_screen.replay.rounds[0].steps]
+        assert first.stop, "the seeded game's first round has a Stop!"
+        replay_screen.go(Place(0, kinds.index("stop")))
+        await settle(pilot)
         text = screen_text(app)
-        assert "▶ Bot Ada shouts STOP!" in text and "30s in" in text
-        assert "Stop!" in text.split("Scores")[1]  # her seat is marked in the scores
+        assert f"▶ {names[first.stop[0]]} shouts STOP!" in text and "s in" in text
+        assert "Stop!" in text.split("Scores")[1]  # the stopper's seat is marked
         await pilot.press("right")
         await settle(pilot)
         assert replay_screen.place == Place(1, 0)
@@ -101,12 +114,15 @@ async def test_r_in_the_lobby_lists_my_games_first_and_enter_opens_one_step_by_s
         await settle(pilot)
         text = screen_text(app)
         assert "Round 3 of 3" in text and "the points" in text
-        assert "◆ secret, shown" in text and "Game over: Bot Bix wins with 6 points" in text
-        assert "★ won" in text and "+3 (lead agent" in text
+        assert "◆ secret, shown" in text
+        assert f"Game over: {winner} wins with {max(state.scores)} points" in text
+        last = state.history[-1]
+        right = sum(g == last.secret for g in last.guesses if g is not None)
+        assert "★ won" in text and f"+{right} (lead agent" in text
         await pilot.press("up")
         await settle(pilot)
         assert "the lead's task" in screen_text(app)
-        assert "Bob's plan: " in screen_text(app)  # the lead's plan, whole
+        assert f"{names[last.lead]}'s plan: " in screen_text(app)  # the lead's plan, whole
         await pilot.press("home")
         await settle(pilot)
         assert replay_screen.place == Place()
@@ -131,8 +147,11 @@ async def test_every_plan_of_a_round_is_shown_whole_as_its_guess_is_revealed(
         text = screen_text(app).replace("\n", " ")
         result = first.result
         assert result is not None
-        assert "Bob reveals 1: Bring a Runaway Cow Home  wrong" in text
-        assert "Ann reveals 2: Camp Out in the Jungle  right" in text
+        for seat, name in ((0, "Ann"), (1, "Bob")):
+            guess = result.guesses[seat]
+            if seat != result.lead and guess is not None:
+                mark = "right" if guess == result.secret else "wrong"
+                assert f"{name} reveals {guess}: {result.tasks[guess - 1]}  {mark}" in text
         for seat in (s for s in range(4) if s != result.lead):
             words = result.plans[seat].split()
             assert all(word in text for word in words)  # wrapped, but whole
