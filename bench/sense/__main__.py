@@ -7,7 +7,8 @@
 readily a person links an item with a mission, 0-3; none of the sixteen saw the tags, the
 fit or the code (``prompt-*.txt`` is all they were told). The ratings file holds the mean
 of the two: two raters read the blind readers' answers better than either alone
-(``docs/bots.md``, *People's ratings*).
+(``docs/bots.md``, *People's ratings*). ``by-item-again.txt``, a third pass item by item,
+read them no better and is kept only as the record.
 """
 
 from __future__ import annotations
