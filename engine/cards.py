@@ -113,8 +113,8 @@ class Deck:
     @functools.cached_property
     def ratings(self) -> dict[tuple[str, str], float] | None:
         """How readily people link each item with each task (``sense.txt`` beside the
-        cards, :func:`engine.fits.parse_ratings`); None without a sound one
-        (:attr:`ratings_problem` says what was wrong with it)."""
+        cards, :func:`engine.fits.parse_ratings`); None without a sound one (then
+        :meth:`fit_note` says what was wrong with it)."""
         path = None if self.folder is None else self.folder / SENSE_FILE
         if path is None or not path.is_file():
             return None

@@ -10,7 +10,7 @@ import pytest
 from engine.blind_read import bots_read, default_dir, parse_answers, parse_key, score
 from engine.bots import LEVELS, Bot, belief, evidence_grid
 from engine.cards import Deck, load_deck, parse_deck
-from engine.reading import PERSON, Reading, evidence, lead_values, read
+from engine.reading import PERSON, FirstThoughtLead, Reading, evidence, lead_values, read
 from engine.rules import Pick, View, new_game, view_for
 from engine.simulate import Lineup, Summary, game_seed, play_game
 
@@ -55,6 +55,15 @@ def test_the_lead_takes_first_the_item_that_fits_the_secret_alone(deck: Deck) ->
     assert values[GRID[0].index("Snow Globe")] > values[GRID[0].index("Frozen Soup")]
     # for the chili contest, the soup is the only item that says anything: it takes it
     assert Bot(deck, 0, "sharp").act(lead_view(deck, secret=2)) == Pick(0, 0, 0)
+
+
+def test_a_hurried_lead_takes_what_fits_its_task_most_decoys_or_not(deck: Deck) -> None:
+    hurried = FirstThoughtLead(deck.fits)
+    # the soup and the globe serve the penguin alike: a hurried lead takes either, though
+    # the soup serves the chili contest as well (a bot lead takes the globe)
+    assert hurried.pick(BAR, 1, GRID[0], ()) == [0, 2]
+    assert hurried.pick(BAR, 2, GRID[0], ()) == [0]
+    assert hurried.pick(BAR, 3, GRID[1], ("Snow Globe",)) == [1]  # the Tuba wakes the giant
 
 
 def test_an_item_that_fits_two_tasks_splits_a_persons_reading(deck: Deck) -> None:
