@@ -38,7 +38,7 @@ from pathlib import Path
 import asyncssh
 
 from bench.bot_stops import LEADS, PERSON_PACE, Tally, person_lead, simulated
-from bench.play import LOBBY, Figures, Seat, Server, connect, create_table, home
+from bench.play import LOBBY, Figures, Player, Seat, Server, connect, create_table, home
 from engine.bots import LeadPicker
 from engine.cards import load_deck
 from engine.hub import Hub
@@ -133,6 +133,15 @@ class WordsSeat(Seat):
         return str(self.rng.choice(self.reader.guess(bar, items))) if items else None
 
 
+async def _shown(player: Player, text: str, seconds: float = 10.0) -> bool:
+    """Whether ``text`` shows on ``player``'s screen within ``seconds``."""
+    for _ in range(int(seconds / 0.05)):
+        if text in player.text():
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
 async def _table(server: Server, t: int, people: str, until: float, figures: Figures,
                  reader: PlainReader) -> None:
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(2)]
@@ -141,11 +150,16 @@ async def _table(server: Server, t: int, people: str, until: float, figures: Fig
     code = await create_table(ann)
     bob, _ = await connect(server.port, f"bob{t}", keys[1], code, code.encode(),
                            home(2 * t + 1), read_screen=True)
-    await asyncio.sleep(1)
-    for key in "bb":
-        ann.send(key)
-        await asyncio.sleep(0.5)
-    ann.send("g")
+    # each key once the screen shows the last one took (keys sent blindly were lost while
+    # a dozen tables connected at once, and those tables never started)
+    await _shown(ann, f"bob{t}")
+    for key, shown in (("b", "Bot Ada"), ("b", "Bot Bix"), ("g", "Round 1")):
+        for _ in range(3):
+            ann.send(key)
+            if await _shown(ann, shown):
+                break
+        else:
+            raise RuntimeError(f"table {t}: {shown!r} never showed on the host's screen")
     deck = load_deck()
     table: list[Seat] = []
     for k, player in enumerate((ann, bob)):
