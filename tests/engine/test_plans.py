@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import random
 import re
+from collections import Counter
 from itertools import combinations
 
 import pytest
