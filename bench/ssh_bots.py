@@ -43,6 +43,9 @@ from engine.bots import LeadPicker
 from engine.cards import load_deck
 from engine.hub import Hub
 from engine.plain_reader import PlainReader
+from engine.records import open_records
+from engine.replay import load_replay
+from engine.rules import Phase
 
 _ROW = re.compile(r"^ ([1-4]) (.*)$")
 _SECRET = re.compile(r"Your secret task: #([1-4])")
@@ -192,10 +195,12 @@ async def play(seconds: float, tables: int = 1, people: str = "hurried") -> list
             server.proc.send_signal(signal.SIGTERM)
             server.proc.wait(10)
         data = Path(server.dir.name)
-        tally, rounds = tally_tables(data)
+        tally, played = tally_tables(data)
+        rounds = sum(int(t.split()[0]) for t in played)
         lines = [f"{tables} table(s) of 2 people ({people}) + 2 normal bots over SSH, "
                  f"{seconds:g} s; load average {min(load):.1f}-{max(load):.1f} "
                  f"on {os.cpu_count()} cores; {rounds} rounds played to the end",
+                 "rounds per table (and where it stood at the end): " + ", ".join(played),
                  tally.line("over SSH"),
                  simulated(100, "ssh", lead=people if people in LEADS else "words")
                  .line("simulate")]
@@ -204,21 +209,35 @@ async def play(seconds: float, tables: int = 1, people: str = "hurried") -> list
         server.stop()
 
 
-def tally_tables(data: Path) -> tuple[Tally, int]:
-    """Every table rebuilt from the journal (as a restart does): the bots' Stop!s in the
-    rounds played to the end, and how many rounds that is."""
+def tally_tables(data: Path) -> tuple[Tally, list[str]]:
+    """Every game the bench played: the finished ones rebuilt from the journal as a replay
+    does, the others as a restart does. The bots' Stop!s in the rounds played to the end,
+    and per table the rounds played and where it stood. (A table whose game was over
+    holds no game after a restart: counted from the journal's replay, a 600-s run's
+    tables had played 34 rounds by the restart's count alone.)"""
     hub = Hub.open(data, deck=load_deck())
-    tally, rounds = Tally(), 0
+    tally, tables = Tally(), []
     try:
+        records = open_records(data)
+        try:
+            for game in records.finished_games(None, limit=10_000):
+                replay = load_replay(records.connection, game)
+                results = tuple(r.result for r in replay.rounds if r.result is not None)
+                tally.add(results, {s for s, level in enumerate(replay.levels)
+                                    if level != "human"})
+                tables.append(f"{len(results)} (game over)")
+        finally:
+            records.close()
         for table in hub.tables.values():
-            if table.state is None:
-                continue
+            state = table.state
+            if state is None or state.phase is Phase.GAME_OVER:
+                continue  # not begun, or counted from the journal above
             bots = {s for s, seat in enumerate(table.seats) if seat.is_bot}
-            tally.add(table.state.history, bots)
-            rounds += len(table.state.history)
+            tally.add(state.history, bots)
+            tables.append(f"{len(state.history)} ({state.phase.value}, round {state.round})")
     finally:
         hub.close()
-    return tally, rounds
+    return tally, tables
 
 
 def journal_lines(db: Path, first_table_only: bool = False) -> list[str]:

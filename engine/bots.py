@@ -79,7 +79,7 @@ LEVELS: dict[str, Level] = {
     "easy": Level("easy", lead_beta=6.0, read_scale=0.8, focus=0.7, stop_confidence=0.7,
                   stop_min_items=2, nerve=0.2),
     "normal": Level("normal", lead_beta=40.0, read_scale=PERSON.scale, focus=1.0,
-                    stop_confidence=0.93, stop_min_items=2, nerve=0.7),
+                    stop_confidence=0.9, stop_min_items=2, nerve=0.85),
     "sharp": Level("sharp", lead_beta=None, read_scale=None, focus=None, stop_confidence=0.85,
                    stop_min_items=2, nerve=1.0),
 }
