@@ -142,6 +142,7 @@ def parse_ratings(text: str, tasks: Iterable[str], items: Iterable[str],
     links it names only; :class:`FitError` naming the line if a line is malformed, names an
     unknown card or a rating outside 0-3, or if an item of the deck has no line."""
     task_names, item_names = set(tasks), list(items)
+    known = set(item_names)
     ratings: dict[tuple[str, str], float] = {}
     seen: set[str] = set()
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -152,7 +153,7 @@ def parse_ratings(text: str, tasks: Iterable[str], items: Iterable[str],
         item, sep, rest = (part.strip() for part in line.partition("|"))
         if not sep:
             raise FitError(f"{where}: expected 'Item | Task: rating; Task: rating'")
-        if item not in item_names:
+        if item not in known:
             raise FitError(f"{where}: no item {item!r} in the deck")
         if item in seen:
             raise FitError(f"{where}: {item!r} is rated twice")
