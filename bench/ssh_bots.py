@@ -196,11 +196,12 @@ async def play(seconds: float, tables: int = 1, people: str = "hurried") -> list
             server.proc.wait(10)
         data = Path(server.dir.name)
         tally, played = tally_tables(data)
-        rounds = sum(int(t.split()[0]) for t in played)
+        rounds = sum(count for count, _ in played)
         lines = [f"{tables} table(s) of 2 people ({people}) + 2 normal bots over SSH, "
                  f"{seconds:g} s; load average {min(load):.1f}-{max(load):.1f} "
                  f"on {os.cpu_count()} cores; {rounds} rounds played to the end",
-                 "rounds per table (and where it stood at the end): " + ", ".join(played),
+                 "rounds per table (and where it stood at the end): "
+                 + ", ".join(f"{count} ({where})" for count, where in played),
                  tally.line("over SSH"),
                  simulated(100, "ssh", lead=people if people in LEADS else "words")
                  .line("simulate")]
@@ -209,7 +210,7 @@ async def play(seconds: float, tables: int = 1, people: str = "hurried") -> list
         server.stop()
 
 
-def tally_tables(data: Path) -> tuple[Tally, list[str]]:
+def tally_tables(data: Path) -> tuple[Tally, list[tuple[int, str]]]:
     """Every game the bench played: the finished ones rebuilt from the journal as a replay
     does, the others as a restart does. The bots' Stop!s in the rounds played to the end,
     and per table the rounds played and where it stood. (A table whose game was over
@@ -225,7 +226,7 @@ def tally_tables(data: Path) -> tuple[Tally, list[str]]:
                 results = tuple(r.result for r in replay.rounds if r.result is not None)
                 tally.add(results, {s for s, level in enumerate(replay.levels)
                                     if level != "human"})
-                tables.append(f"{len(results)} (game over)")
+                tables.append((len(results), "game over"))
         finally:
             records.close()
         for table in hub.tables.values():
@@ -234,7 +235,7 @@ def tally_tables(data: Path) -> tuple[Tally, list[str]]:
                 continue  # not begun, or counted from the journal above
             bots = {s for s, seat in enumerate(table.seats) if seat.is_bot}
             tally.add(state.history, bots)
-            tables.append(f"{len(state.history)} ({state.phase.value}, round {state.round})")
+            tables.append((len(state.history), f"{state.phase.value}, round {state.round}"))
     finally:
         hub.close()
     return tally, tables
