@@ -16,6 +16,7 @@ from engine.identity import Player
 from engine.rules import IllegalAction, Phase
 from engine.session import Session
 from engine.tables import Table, TableOptions
+from tests.waiting import until
 
 NO_TIMER = TableOptions(turn_seconds=0)
 
@@ -273,7 +274,7 @@ async def test_a_bot_plays_for_a_player_who_stays_away(plain_deck: SimpleNamespa
     table = sessions[0].table
     lead = table.state.lead
     by_seat(sessions)[lead].detach()
-    await asyncio.sleep(0.3)
+    await until(lambda: len(table.state.picks) == 4, "the bot's four picks")
     assert table.seats[lead].botted
     assert len(table.state.picks) == 4  # the bot picked for the absent lead
     assert any(line.by_bot for line in table.log)

@@ -18,6 +18,7 @@ from engine.journal import DB_NAME
 from engine.journal_writer import JournalWriter
 from engine.session import Session
 from engine.tables import Table, TableOptions
+from tests.waiting import until
 
 NO_TIMER = TableOptions(turn_seconds=0)
 
@@ -57,14 +58,6 @@ def on_disk(data: Path, sql: str) -> int:
 
 def chat_lines(data: Path) -> int:
     return on_disk(data, "SELECT COUNT(*) FROM records WHERE kind = 'chat'")
-
-
-async def until(condition: object, what: str, timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():  # type: ignore[operator]
-        assert loop.time() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.005)
 
 
 @contextmanager

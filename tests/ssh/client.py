@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 from typing import Any
 
 import asyncssh
@@ -134,13 +133,3 @@ class TermClient:
         """Drop the connection at once, as a network failure would."""
         if self.conn is not None:
             self.conn.abort()
-
-
-async def until(condition: Callable[[], bool], what: str = "the condition",
-                timeout: float = 10.0) -> None:
-    """Poll ``condition`` every 20 ms until it is true; fail naming ``what`` after ``timeout``."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        await asyncio.sleep(0.02)

@@ -10,7 +10,8 @@ import asyncssh
 from engine.hub import Hub
 from engine.rules import Phase
 from engine.tables import Table
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
+from tests.waiting import until
 
 
 async def three_at_a_table(

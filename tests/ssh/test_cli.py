@@ -20,7 +20,8 @@ from engine.cards import load_deck
 from server.admin import cli
 from server.ssh_server import RESTARTING
 from server.terminal import LEAVE_SEQUENCE
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,8 +16,9 @@ import pytest
 
 from server.admin.oplog import TEXT_FORMAT
 from server.auth import AccessPolicy
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer
+from tests.waiting import until
 
 CONTRIB = Path(__file__).resolve().parents[2] / "contrib"
 UNIT = CONTRIB / "mission-impractical.service"

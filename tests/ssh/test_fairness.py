@@ -15,9 +15,10 @@ from server.limits import ConnectionLimits, SessionLimits
 from server.paste import PASTE_START
 from server.session import GameSession
 from server.ssh_server import GameServer
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer, TwoPlayers
 from tests.ssh.friends import play_a_round, three_at_a_table
+from tests.waiting import until
 
 FRIEND = "127.0.0.2"
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from server import gc_tuning
+from tests.waiting import until
 
 
 def test_tuning_sets_the_thresholds_and_freezes_what_exists(
@@ -155,13 +156,6 @@ async def test_at_scale_enough_departures_bring_a_full_collection_whatever_it_co
     gc_tuning.follow_load(98)
     await until(lambda: kept() is None, "the full collection", timeout=1.0)
     assert at_scale.count(2) == 1
-
-
-async def until(condition: object, what: str, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.005)
 
 
 async def test_dropping_below_scale_pauses_nobody(

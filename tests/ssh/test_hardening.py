@@ -14,8 +14,9 @@ from asyncssh.packet import Boolean, String
 from server.auth import AccessPolicy
 from server.limits import ConnectionLimits
 from server.session import GameSession
-from tests.ssh.client import TermClient, _Guest, until
+from tests.ssh.client import TermClient, _Guest
 from tests.ssh.conftest import StartServer
+from tests.waiting import until
 
 ABUSER = "127.0.0.66"
 FRIEND = "127.0.0.2"

@@ -27,8 +27,9 @@ from server.admin.tools import HostToolError
 from server.auth import fingerprint
 from server.gate import BANNED
 from server.ssh_server import GameServer
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer
+from tests.waiting import until
 
 DAY = 86400.0
 

@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 from server.paste import PASTE_END, PASTE_START
 from tests.field_model import FieldModel
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer
 from tests.ssh.driver_harness import DriverHarness, FieldApp
+from tests.waiting import until
 
 KEYS = {
     "backspace": "\x7f",

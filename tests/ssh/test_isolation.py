@@ -12,8 +12,9 @@ import pytest
 
 from server.app_guard import crash_of
 from tests.ssh.apps import BOARD
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer, TwoPlayers
+from tests.waiting import until
 
 
 def _session_tasks() -> list[asyncio.Task[object]]:

@@ -14,8 +14,9 @@ from server.gate import BLOCKED, NO_SESSION, TOO_FAST, TOO_MANY_CONNECTIONS, TOO
 from server.limits import ConnectionLimits
 from server.session import IN_LINE
 from tests.ssh.apps import BOARD
-from tests.ssh.client import TermClient, _Guest, until
+from tests.ssh.client import TermClient, _Guest
 from tests.ssh.conftest import StartServer
+from tests.waiting import until
 
 FRIEND = "127.0.0.2"
 

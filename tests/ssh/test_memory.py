@@ -25,9 +25,10 @@ from server.admin.cli import mission_app_factory
 from server.app_guard import ShownNotices, bound_notices
 from server.context import SessionContext
 from server.limits import ConnectionLimits, SessionLimits
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer
 from tests.ssh.friends import three_at_a_table
+from tests.waiting import until
 
 pytestmark = pytest.mark.xdist_group("e2e")
 

@@ -13,8 +13,9 @@ import pytest
 
 from server.admin.oplog import TEXT_FORMAT, JsonFormatter, configure_logging
 from server.auth import AccessPolicy, fingerprint
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer
+from tests.waiting import until
 
 
 def lines(caplog: pytest.LogCaptureFixture, formatter: logging.Formatter | None = None

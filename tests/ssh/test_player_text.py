@@ -14,9 +14,10 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from server.admin.cli import mission_app_factory
 from server.paste import PASTE_END, PASTE_START
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer
 from tests.ssh.friends import three_at_a_table
+from tests.waiting import until
 
 pytestmark = pytest.mark.xdist_group("e2e")
 

@@ -30,7 +30,8 @@ from engine.hub import Hub
 from engine.rules import Phase, State
 from engine.tables import Table
 from server.terminal import LEAVE_SEQUENCE
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
+from tests.waiting import until
 
 pytestmark = pytest.mark.xdist_group("restart")
 

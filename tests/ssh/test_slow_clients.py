@@ -7,8 +7,9 @@ import asyncio
 from server.session import GameSession
 from server.ssh_server import GameServer
 from tests.ssh.apps import BOARD
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer
+from tests.waiting import until
 
 SMALL_WINDOW = 32 * 1024  # the client's SSH window: how much may be in flight to it
 SLOW = {"output_high_water": 32 * 1024, "output_low_water": 8 * 1024}

@@ -23,8 +23,9 @@ from server.colours import (
     fit_pieces,
     strip_colour,
 )
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer
+from tests.waiting import until
 
 SGR = re.compile(r"\x1b\[([0-9;:]*)m")
 ANSI_16 = {*range(30, 38), *range(40, 48), *range(90, 98), *range(100, 108), 39, 49}

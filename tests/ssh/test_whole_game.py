@@ -10,8 +10,9 @@ from engine.hub import Hub
 from engine.rules import Phase, State
 from engine.tables import Table
 from server.admin.cli import mission_app_factory
-from tests.ssh.client import TermClient, until
+from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer
+from tests.waiting import until
 
 pytestmark = pytest.mark.xdist_group("e2e")
 

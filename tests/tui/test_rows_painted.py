@@ -30,6 +30,7 @@ from tests.tui.test_screen_costs import (
     compositor_updates,
     picks_and_chat,
     rows_drawn,
+    settled_after,
     table_of_three,
 )
 from tui.app import MissionApp
@@ -83,9 +84,9 @@ async def test_rows_under_a_notification_are_left_to_the_compositor(
         for column in range(3):
             by_seat = {app.session.seat: app for app in apps}  # type: ignore[union-attr]
             by_seat[table.state.lead].session.pick(column, 1)  # type: ignore[union-attr]
-            await asyncio.sleep(0.2)
+            await settled_after(0.2)
             by_seat[table.state.guessers[0]].session.chat(f"so {column}")  # type: ignore[union-attr]
-            await asyncio.sleep(0.2)
+            await settled_after(0.2)
         assert sum(updates.values()) > 0
         for app in apps:
             assert "A long note" in "".join(row[0] for line in terminal_cells(app)
@@ -102,26 +103,26 @@ async def test_rows_follow_a_change_of_colours_and_wait_under_a_dialog(
         by_seat = {app.session.seat: app for app in apps}  # type: ignore[union-attr]
         watcher = by_seat[table.state.guessers[0]]
         watcher.theme = "textual-light" if watcher.theme != "textual-light" else "nord"
-        await asyncio.sleep(0.3)
+        await settled_after(0.3)
         by_seat[table.state.lead].session.pick(0, 0)  # type: ignore[union-attr]
-        await asyncio.sleep(0.3)
+        await settled_after(0.3)
         assert terminal_cells(watcher) == whole_repaint_cells(watcher)
         grid = watcher.screen.query_one(ItemGrid)
         with watcher._context():
             grid.styles.background = "darkred"  # then a pick in the same turn
         by_seat[table.state.lead].session.pick(1, 3)  # type: ignore[union-attr]
-        await asyncio.sleep(0.3)
+        await settled_after(0.3)
         assert terminal_cells(watcher) == whole_repaint_cells(watcher)
         watcher.call_later(watcher.action_help)
-        await asyncio.sleep(0.3)
+        await settled_after(0.3)
         assert type(watcher.screen).__name__ == "HelpScreen"
         drawn = rows_drawn(monkeypatch)
         by_seat[table.state.lead].session.pick(2, 0)  # type: ignore[union-attr]
-        await asyncio.sleep(0.3)
+        await settled_after(0.3)
         assert drawn[id(watcher)] == 0
         assert all(drawn[id(app)] > 0 for app in apps if app is not watcher)
         watcher.call_later(watcher.pop_screen)
-        await asyncio.sleep(0.3)
+        await settled_after(0.3)
         assert terminal_cells(watcher) == whole_repaint_cells(watcher)
 
 
@@ -132,7 +133,7 @@ async def test_a_character_typed_at_the_end_is_drawn_by_the_field_in_its_colours
     repaint would, the cursor's colours included."""
     async with a_guesser_in_the_chat("typed-cells") as (guesser, chat):
         guesser.post_message(events.Key("a", "a"))  # the first: the placeholder goes
-        await asyncio.sleep(0.1)
+        await settled_after(0.1)
         updates = compositor_updates(monkeypatch)
         for char in "bcd":
             guesser.post_message(events.Key(char, char))
@@ -155,7 +156,7 @@ async def test_a_widget_s_own_repaints_are_drawn_by_the_widget_in_its_colours(
         for key, char in (("c", "c"), ("h", "h"), ("i", "i"), ("backspace", None),
                           ("backspace", None), ("escape", None)):
             guesser.post_message(events.Key(key, char))
-            await asyncio.sleep(0.15)
+            await settled_after(0.15)
             assert terminal_cells(guesser) == whole_repaint_cells(guesser), key
         assert guesser.screen.query_one("#chat-input").has_focus is False
         assert updates[id(guesser.screen._compositor)] == 0
@@ -169,7 +170,7 @@ async def test_the_countdown_draws_its_own_steps_and_turns_red_for_the_last_ten(
     monkeypatch.setattr(GameScreen, "BANNER_SECONDS", 0.2)
     async with a_guesser_on_the_clock("countdown-rows") as (_table, apps, guesser):
         guesser.post_message(events.Key("s", "s"))  # Stop!: the guessers' timer runs
-        await asyncio.sleep(0.6)  # the banner has come and gone
+        await settled_after(0.6)  # the banner has come and gone
         countdown = guesser.screen.query_one(Countdown)
         assert re.fullmatch("⏱ 0:1[12]", countdown.plain.strip())  # a tick a second
         x = countdown.region.x + countdown.plain.index("⏱")
@@ -278,10 +279,10 @@ async def test_a_paint_walks_the_screen_once_per_layout(monkeypatch: pytest.Monk
         assert len(walks) <= len(apps)  # at most once each, the first paint after a layout
         for app in apps:
             app.notify("Someone left the lobby", timeout=30)
-        await asyncio.sleep(0.3)
+        await settled_after(0.3)
         by_seat = {app.session.seat: app for app in apps}  # type: ignore[union-attr]
         by_seat[table.state.lead].session.pick(3, 2)  # type: ignore[union-attr]
-        await asyncio.sleep(0.3)
+        await settled_after(0.3)
         for app in apps:
             assert "Someone left" in "".join(row[0] for line in terminal_cells(app)
                                              for row in line)

@@ -13,7 +13,6 @@ the app holds its output back (a batch). While it is built:
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -30,7 +29,14 @@ from textual.layout import Layout
 from engine.cards import load_deck
 from engine.hub import Hub
 from lean_textual import styles
-from tests.tui.test_screen_costs import start_player, styled_nodes, three_at_a_table
+from tests.tui.test_screen_costs import (
+    all_idle,
+    settled_after,
+    start_player,
+    styled_nodes,
+    three_at_a_table,
+)
+from tests.waiting import until
 from tui.app import MissionApp
 from tui.keybar import KeyBar
 
@@ -73,7 +79,7 @@ async def test_a_table_s_next_screen_reaches_each_terminal_whole_and_once() -> N
         host = apps[0]
         sent = [len(app._driver.frames) for app in apps]  # type: ignore[attr-defined]
         host.session.start()  # type: ignore[union-attr]
-        await asyncio.sleep(0.8)
+        await settled_after(0.8)
         for app, before in zip(apps, sent, strict=True):
             frames = app._driver.frames[before:]  # type: ignore[attr-defined]
             whole = [frame for frame in frames
@@ -90,7 +96,7 @@ async def test_a_new_screen_is_styled_once_as_it_is_mounted() -> None:
     hub = Hub(deck=load_deck(), seed="styled", settle_ms=0, bot_delay=0.0)
     with restyles() as passes:
         app, task = await start_player(hub, "Dee")
-        await asyncio.sleep(0.3)
+        await settled_after(0.3)
     try:
         assert passes and max(len(nodes) for nodes in passes) == 1
         assert None not in (node for nodes in passes for node in nodes)
@@ -104,7 +110,7 @@ async def test_a_new_screen_is_styled_once_as_it_is_mounted() -> None:
         host = apps[0]
         with restyles() as passes:
             host.session.start()  # type: ignore[union-attr]
-            await asyncio.sleep(0.8)
+            await settled_after(0.8)
         assert {type(app.screen).__name__ for app in apps} == {"GameScreen"}
         built = [nodes for nodes in passes if nodes and nodes[0] in apps[1].screen.walk_children(
             with_self=True)]
@@ -130,7 +136,7 @@ async def test_rules_are_stored_as_textual_s_own_setters_would_store_them(
     async def built() -> list[list[tuple[Any, ...]]]:
         async with three_at_a_table("rules") as (_, _, apps):
             apps[0].session.start()  # type: ignore[union-attr]
-            await asyncio.sleep(0.8)
+            await settled_after(0.8)
             return [looks(app) for app in apps]
 
     monkeypatch.setattr(Styles, "set_rule", counted)
@@ -163,13 +169,15 @@ async def test_the_key_bar_reads_the_keys_once_while_a_screen_is_built(
     hub = Hub(deck=load_deck(), seed="keys", settle_ms=0, bot_delay=0.0)
     app, task = await start_player(hub, "Dee")
     try:
-        await asyncio.sleep(0.3)
+        await until(lambda: reads, "the lobby's keys")
+        await all_idle([app])
         assert len(reads) == 1
         assert "Create table" in app.screen.query_one(KeyBar).plain
         reads.clear()
         await app.run_action("screen.create")  # the table's screen, built in a batch
-        await asyncio.sleep(0.3)
-        assert type(app.screen).__name__ == "TableScreen"
+        await until(lambda: type(app.screen).__name__ == "TableScreen" and reads,
+                    "the table's screen and its keys")
+        await all_idle([app])
         assert len(reads) == 1
         assert "Add bot" in app.screen.query_one(KeyBar).plain
     finally:
@@ -181,7 +189,7 @@ async def test_a_full_layout_answers_the_layouts_asked_before_it() -> None:
     hub = Hub(deck=load_deck(), seed="layout", settle_ms=0, bot_delay=0.0)
     app, task = await start_player(hub, "Eve")
     try:
-        await asyncio.sleep(0.3)
+        await settled_after(0.3)
         screen = app.screen
         screen.refresh(layout=True)
         assert screen._layout_required
