@@ -50,7 +50,7 @@ from engine.tables import (
     Table,
     TableOptions,
 )
-from engine.text import clean_text, inert_payload
+from engine.text import clean_text, inert_payload, plural
 from engine.timers import BotFactory, Timers
 
 log = logging.getLogger(__name__)
@@ -206,7 +206,7 @@ class Hub:
         mine = sum(1 for t in self.tables.values()
                    if t.host_id == host.id or t.seat_of(host.id) is not None)
         if mine >= self.tables_per_player:
-            raise NotAllowed(f"you are already at {mine} tables: leave one first")
+            raise NotAllowed(f"you are already at {plural(mine, 'table')}: leave one first")
         code = code or self.codes.table_code(lambda c: c in self.tables or c in self.set_aside)
         seed = seed or self.codes.table_seed(code)
         create = Create(seed, host.id, options)

@@ -21,7 +21,7 @@ from enum import StrEnum
 
 from engine.errors import BrokenRule
 from engine.errors import IllegalAction as IllegalAction  # callers catch it here
-from engine.text import PLAN_MAX, clean_text, join_names
+from engine.text import PLAN_MAX, clean_text, join_names, plural
 
 TASKS_ON_BAR = 4
 COLUMNS = 4
@@ -592,10 +592,10 @@ def _score(state: State, events: list[Event]) -> tuple[State, list[Event]]:
 
 
 def _finish(state: State, events: list[Event]) -> tuple[State, list[Event]]:
-    names = " and ".join(_name(state, s) for s in state.winners())
-    top = max(state.scores)
+    names = join_names([_name(state, s) for s in state.winners()])
+    points = plural(max(state.scores), "point")
     verb = "win" if len(state.winners()) > 1 else "wins"
-    events.append(Event("game_over", f"Game over: {names} {verb} with {top} points"))
+    events.append(Event("game_over", f"Game over: {names} {verb} with {points}"))
     return replace(state, phase=Phase.GAME_OVER), events
 
 

@@ -30,6 +30,7 @@ from engine.journal import (
 )
 from engine.records import open_records
 from engine.tables import Table
+from engine.text import plural
 from server.admin import db as host_db
 
 try:
@@ -290,7 +291,7 @@ def prune(data_dir: Path, older_than: str, out: TextIO,
         raise HostToolError(f"could not prune {data_dir / DB_NAME}: {error}") from None
     finally:
         db.close()
-    print(f"Removed {tables[1]} records of {tables[0]} tables closed before "
+    print(f"Removed {plural(tables[1], 'record')} of {plural(tables[0], 'table')} closed before "
           f"{_when(cutoff)}. Finished games' scores and players' totals are kept.", file=out)
     return 0
 

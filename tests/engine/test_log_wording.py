@@ -3,9 +3,20 @@ on the bot's own move, and counts in the right grammatical number."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from engine.rules import BestPlan, Guess, IllegalAction, LeadReveal, Reveal, Shout, apply
+from engine.rules import (
+    BestPlan,
+    EndGame,
+    Guess,
+    IllegalAction,
+    LeadReveal,
+    Reveal,
+    Shout,
+    apply,
+)
 from engine.text import plural
 from tests.engine.test_rules import four_picks, game, play
 
@@ -37,3 +48,15 @@ def test_two_stoppers_are_spoken_of_in_the_plural() -> None:
                                                (2, "2 rounds")])
 def test_counts_agree_with_their_nouns(count: int, words: str) -> None:
     assert plural(count, "round") == words
+
+
+@pytest.mark.parametrize(("scores", "words"), [
+    ((1, 0, 0, 0), "Game over: P0 wins with 1 point"),
+    ((1, 1, 1, 0), "Game over: P0, P1 and P2 win with 1 point"),
+    ((0, 3, 0, 3), "Game over: P1 and P3 win with 3 points"),
+])
+def test_the_game_over_line_names_its_winners_and_points_as_people_write_them(
+        scores: tuple[int, ...], words: str) -> None:
+    state = replace(game(), scores=scores)
+    _, events = apply(state, EndGame(0))
+    assert events[-1].text == words

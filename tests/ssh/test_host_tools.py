@@ -225,7 +225,7 @@ async def test_prune_forgets_old_tables_moves_but_keeps_every_players_totals(
 
     status, text = await tool(partial(host_tools.prune, now=lambda: now), data, "90d")
 
-    assert status == 0 and "Removed 40 records of 1 tables" in text
+    assert status == 0 and "Removed 40 records of 1 table closed before" in text
     db = sqlite3.connect(data / DB_NAME)
     assert db.execute("SELECT count(*) FROM records").fetchone()[0] == 40  # the recent one
     db.close()

@@ -29,6 +29,7 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from engine.rules import Phase, State
 from engine.tables import Table
+from engine.text import plural
 from server.terminal import LEAVE_SEQUENCE
 from tests.ssh.client import TermClient
 from tests.waiting import until
@@ -227,7 +228,7 @@ async def test_killed_servers_lose_no_accepted_move(tmp_path: Path) -> None:
     assert list(final.state.scores) == expected_scores(final.state)
     top = max(final.state.scores)
     for term in players.terms:
-        await term.wait_for(f"with {top} points")
+        await term.wait_for(f"with {plural(top, 'point')}")
 
     # SIGTERM: everyone is told, terminals are restored, the journal closes cleanly
     assert server.kill(signal.SIGTERM) == 0

@@ -9,6 +9,7 @@ from engine.cards import load_deck
 from engine.hub import Hub
 from engine.rules import Phase, State
 from engine.tables import Table
+from engine.text import plural
 from server.admin.cli import mission_app_factory
 from tests.ssh.client import TermClient
 from tests.ssh.conftest import StartServer
@@ -90,7 +91,7 @@ async def test_three_friends_play_a_whole_game_over_ssh(game_server: StartServer
     winners = [name for name, pts in zip(("alice", "bob", "carol"), expected, strict=True)
                if pts == top]
     for term in (alice, bob, carol):
-        await term.wait_for(f"with {top} points")
+        await term.wait_for(f"with {plural(top, 'point')}")
         banner = "\n".join(term.screen.display[:5])
         assert all(name in banner for name in winners)
         assert ("share the victory" in banner) == (len(winners) > 1)

@@ -18,6 +18,7 @@ from engine.hub import Hub
 from engine.identity import Player
 from engine.replay import Place, find_game
 from engine.tables import Table, TableOptions
+from engine.text import plural
 from tests.engine.test_replay import journaled_hub, play_to_the_end, seat_people
 from tests.tui.game_host import notices, screen_text
 from tests.tui.pilots import settle
@@ -115,7 +116,7 @@ async def test_r_in_the_lobby_lists_my_games_first_and_enter_opens_one_step_by_s
         text = screen_text(app)
         assert "Round 3 of 3" in text and "the points" in text
         assert "◆ secret, shown" in text
-        assert f"Game over: {winner} wins with {max(state.scores)} points" in text
+        assert f"Game over: {winner} wins with {plural(max(state.scores), 'point')}" in text
         last = state.history[-1]
         right = sum(g == last.secret for g in last.guesses if g is not None)
         assert "★ won" in text and f"+{right} (lead agent" in text
