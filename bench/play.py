@@ -295,6 +295,8 @@ class Seat:
             self.figures.moves += self.measuring
         elif asked.startswith("Round over"):
             self.player.send("\r")  # ready for the next round
+        elif asked.startswith("Game over"):
+            self.player.send("\r")  # from the last round's summary to the results
         elif self.chats and self.rng.random() < 0.08:  # a word in the chat
             # Esc first, as a player writing a plan ahead does: the plan has the keys then
             self.player.send("\x1b")

@@ -31,7 +31,7 @@ from engine.hub import Hub
 from engine.identity import Player
 from engine.records import GameSummary
 from engine.replay import ReplayError, find_game, past_games, read_replay
-from engine.rules import IllegalAction
+from engine.rules import IllegalAction, Phase
 from engine.session import Session
 from engine.tables import TableView
 from lean_textual import internals as door
@@ -43,11 +43,12 @@ from tui.end_screen import EndScreen
 from tui.help import HelpScreen
 from tui.inputs import QuietInput
 from tui.lobby_screen import LobbyScreen
-from tui.messages import HubChanged, HubNotice, OpenReplay, ShowSetup
+from tui.messages import HubChanged, HubNotice, OpenReplay, ShowResults, ShowSetup
 from tui.replay_screen import PastGamesScreen, ReplayScreen
 from tui.stage import TableStage
 from tui.table_screen import TableScreen
 from tui.too_small import TooSmallScreen, too_small
+from tui.turn_text import last_round_over
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,10 @@ class MissionApp(AppHooks, App[str | None]):
         self.stage: TableStage | None = None
         self.stage_kind: str | None = None
         self._want_setup = False  # between games: the table setup instead of the results
+        # the game (table code, game number) whose last round this player saw scored: its
+        # summary stays on the game screen, as every round's did, until they ask for the
+        # results (the last reveal is the game's climax; the results screen hid it)
+        self._last_round_held: tuple[str, int] | None = None
         self._lobby_line = ""  # what the lobby said last, while it is not built
         self._too_small: TooSmallScreen | None = None
         self._started = False
@@ -320,8 +325,7 @@ class MissionApp(AppHooks, App[str | None]):
         view = self.session.view()
         if view is None:
             return False
-        if view.status != "finished":
-            self._want_setup = False  # as _route would
+        self._follow(view)
         if self._stage_kind(view) != self.stage_kind:
             return False
         with door.app_context(self):
@@ -375,6 +379,10 @@ class MissionApp(AppHooks, App[str | None]):
         self._want_setup = message.setup
         await self._route()
 
+    async def on_show_results(self, _message: ShowResults) -> None:
+        self._last_round_held = None
+        await self._route()
+
     # -- routing: which screen shows the player's table -------------------------------------
 
     async def _route(self) -> None:
@@ -383,8 +391,7 @@ class MissionApp(AppHooks, App[str | None]):
             return
         self._route_pending = False
         view = self.session.view()
-        if view is None or view.status != "finished":
-            self._want_setup = False
+        self._follow(view)
         if view is None:
             lobby = await self._show_lobby()
             lobby.show_tables(self.session.lobby())
@@ -408,9 +415,25 @@ class MissionApp(AppHooks, App[str | None]):
             return
         self.stage.show(view)
 
+    def _follow(self, view: TableView | None) -> None:
+        """What the player chose between games lasts until the next game starts (the
+        table setup instead of the results); a game's last round, seen scored, is held
+        on the game screen."""
+        if view is None or view.status != "finished":
+            self._want_setup = False
+            self._last_round_held = None
+            return
+        shown = self.stage.view if self.stage_kind == "game" and self.stage else None
+        if (shown is not None and shown.code == view.code and shown.game is not None
+                and shown.game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER)
+                and view.game is not None and last_round_over(view.game)):
+            self._last_round_held = (view.code, view.game_no)
+
     def _stage_kind(self, view: TableView) -> str:
         """Which stage screen shows ``view``: the table setup, the game or the results."""
         kind = STAGE_OF_STATUS.get(view.status, "table")
+        if kind == "end" and self._last_round_held == (view.code, view.game_no):
+            return "game"
         return "table" if kind == "end" and self._want_setup else kind
 
     def _new_stage(self, kind: str) -> TableStage:

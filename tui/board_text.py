@@ -112,7 +112,7 @@ def waiting_text(view: View) -> tuple[str, bool]:
         if next_lead == view.seat:
             return "Round over: you lead next", False
         return f"Round over: next lead agent {who(view, next_lead)}", False
-    return "Game over", False
+    return "Game over: Enter for the results", False
 
 
 def status_line(tv: TableView) -> Line:

@@ -39,6 +39,7 @@ from tui.confirm import Choose, Confirm
 from tui.countdown import Countdown
 from tui.inputs import QuietInput
 from tui.keybar import KeyBar
+from tui.messages import ShowResults
 from tui.stage import TableStage
 from tui.timing import arrival_ms
 
@@ -188,7 +189,8 @@ class GameScreen(TableStage):
         # reveals (or the round's points) first, then what this seat does next, just above
         # the plan input
         self._turn.fit = (partial(turn_text.fit_round_over, players=len(game.players))
-                          if game.phase is Phase.ROUND_OVER and game.history else None)
+                          if (game.phase is Phase.ROUND_OVER and game.history)
+                          or turn_text.last_round_over(game) else None)
         self._turn.lines = turn_text.reveal_lines(view) + self._own_lines(view)
         self._show_plan_input(view)
         self._log.show_lines(view.log)
@@ -321,8 +323,9 @@ class GameScreen(TableStage):
             if field is not self._plan:
                 hints.append(("", " typing in chat:", ""))
                 hints.append(("Enter", "send (empty: ready)" if self._ready_to_go_on()
+                              else "send (empty: results)" if self._game_over()
                               else "send", ""))
-                if not field.value and not self._ready_to_go_on():
+                if not field.value and not self._ready_to_go_on() and not self._game_over():
                     hints[-1] = ("Enter", "send (empty: board)", "")
             elif self._takes_seat_code:
                 hints.append(("", " typing your seat code:", ""))
@@ -351,6 +354,8 @@ class GameScreen(TableStage):
                 hints.append((f"1-{len(game.guessers)}", "best plan", ""))
             if self._ready_to_go_on():
                 hints.append(("Enter", "next round", "next_round"))
+        if not typing and self._game_over():  # seated or watching
+            hints.append(("Enter", "final results", "next_round"))
         if not typing:
             if self._plan_moment is not None:  # left with Esc: Tab goes back to it
                 hints.append(("Tab", "your plan", ""))
@@ -358,7 +363,7 @@ class GameScreen(TableStage):
                 hints.append(("c", "chat", "chat"))
             hints.append(("PgUp", "log", "log_page(-1)"))
             hints.append(("?", "help", "app.help"))
-            if self.view is not None and self.view.is_host:
+            if self.view is not None and self.view.is_host and not self._game_over():
                 hints.append(("^e", "end game", "end_game"))
                 hints.append(("x", "remove", "remove_player"))
             hints.append(("l", "lobby", "leave"))
@@ -496,10 +501,10 @@ class GameScreen(TableStage):
             (k,) = parameters
             return (game.is_lead and game.phase is Phase.BEST_PLAN
                     and isinstance(k, int) and k <= len(game.guessers))
-        if action == "next_round":
-            return seated and game.phase is Phase.ROUND_OVER
+        if action == "next_round":  # or, the game over, on to its results
+            return (seated and game.phase is Phase.ROUND_OVER) or self._game_over()
         if action in ("end_game", "remove_player"):
-            return self.view is not None and self.view.is_host
+            return self.view is not None and self.view.is_host and not self._game_over()
         if action == "chat":
             return seated
         return True
@@ -519,6 +524,9 @@ class GameScreen(TableStage):
             self._do(self.session.best_plan, game.guessers[k - 1])
 
     def action_next_round(self) -> None:
+        if self._game_over():
+            self.app.post_message(ShowResults())
+            return
         self._do(self.session.next_round)
 
     def action_chat(self) -> None:
@@ -534,7 +542,7 @@ class GameScreen(TableStage):
     def action_leave(self) -> None:
         """Back to the lobby. A spectator just goes; a player is asked first, and their
         seat waits for them (a bot plays it after a while)."""
-        if not self._seated():
+        if not self._seated() or self._game_over():  # nothing left to come back to
             self.session.leave()
             return
 
@@ -603,10 +611,15 @@ class GameScreen(TableStage):
         if event.value.strip():
             self._do(self.session.chat, event.value)
         else:
-            if self._ready_to_go_on():
+            if self._ready_to_go_on() or self._game_over():
                 self.action_next_round()
             self.set_focus(self._grid)
         event.input.value = ""
+
+    def _game_over(self) -> bool:
+        """The game ended as this screen showed it: the last round's summary is up."""
+        game = self.game
+        return game is not None and game.phase is Phase.GAME_OVER
 
     def _ready_to_go_on(self) -> bool:
         """The round's points are up and this seat has not said it is ready."""

@@ -47,6 +47,10 @@ class ShowSetup(Message):
         self.setup = setup
 
 
+class ShowResults(Message):
+    """The last round's summary has been read: show the game's results."""
+
+
 class OpenReplay(Message):
     """Watch a finished game again (the past games list asks the app, which reads it)."""
 

@@ -161,7 +161,9 @@ def turn_lines(tv: TableView) -> tuple[Line, ...]:
     if view.phase is Phase.ROUND_OVER:
         return (_next_round_line(tv),)
     if view.phase is Phase.GAME_OVER:
-        return (plain("The game is over."),)
+        # "for the final results" stays in these words: the benches read it
+        return (("The game is over. Press ", ""), ("Enter", "key"),
+                (" for the final results", "")),
     if tv.my_seat is None:
         return ((("You are watching: no hand and no moves. ", "dim"), ("l", "key"),
                  (" goes back to the lobby.", "dim")),)
@@ -222,7 +224,7 @@ def reveal_lines(tv: TableView) -> tuple[Line, ...]:
     of the round, each explained."""
     view = tv.game
     assert view is not None
-    if view.phase is Phase.ROUND_OVER and view.history:
+    if (view.phase is Phase.ROUND_OVER and view.history) or last_round_over(view):
         return round_over_lines(view)
     if view.phase not in REVEAL_PHASES:
         return ()
@@ -272,10 +274,18 @@ def fit_round_over(lines: tuple[Line, ...], rows: int, *, players: int) -> tuple
     return (header, tuple(cells))
 
 
+def last_round_over(view: View) -> bool:
+    """The game is over and its round was scored (not a round ended half way): the game
+    screen shows that round's summary, as every round's."""
+    return (view.phase is Phase.GAME_OVER and bool(view.history)
+            and view.history[-1].round == view.round)
+
+
 def round_over_lines(view: View) -> tuple[Line, ...]:
     result = view.history[-1]
     width = min(16, max(cell_len(n) for n in view.players))
-    lines: list[Line] = [((f"Round {result.round} over. The task was ", "title"),
+    over = "over, the last" if view.phase is Phase.GAME_OVER else "over"
+    lines: list[Line] = [((f"Round {result.round} {over}. The task was ", "title"),
                           (f"#{result.secret} {result.task}", "good"))]
     for seat in _seat_order(view, result.lead):
         reasons = [ln.reason for ln in result.lines if ln.seat == seat]

@@ -228,6 +228,8 @@ async def test_killed_servers_lose_no_accepted_move(tmp_path: Path) -> None:
     assert list(final.state.scores) == expected_scores(final.state)
     top = max(final.state.scores)
     for term in players.terms:
+        term.send("\r")  # from the last round's summary (if they saw it) to the results
+        await term.wait_for("Final ranking")
         await term.wait_for(f"with {plural(top, 'point')}")
 
     # SIGTERM: everyone is told, terminals are restored, the journal closes cleanly

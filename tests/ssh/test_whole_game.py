@@ -86,11 +86,17 @@ async def test_three_friends_play_a_whole_game_over_ssh(game_server: StartServer
             for term in terms.values():  # the next round starts when everyone is ready
                 term.send("\r")
             await until(lambda r=round_no: state().round == r + 1, "the next round")
+        else:  # the last round's summary, as every round's, then the results
+            for term in terms.values():
+                await term.wait_for(f"Round {round_no} over, the last")
+                await term.wait_for("Press Enter for the final results")
+                term.send("\r")
     assert table.status == "finished"
     top = max(expected)
     winners = [name for name, pts in zip(("alice", "bob", "carol"), expected, strict=True)
                if pts == top]
     for term in (alice, bob, carol):
+        await term.wait_for("Final ranking")
         await term.wait_for(f"with {plural(top, 'point')}")
         banner = "\n".join(term.screen.display[:5])
         assert all(name in banner for name in winners)

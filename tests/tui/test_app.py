@@ -26,6 +26,7 @@ from tui.confirm import Choose, Confirm
 from tui.end_screen import EndScreen
 from tui.game_screen import GameScreen
 from tui.help import HelpScreen
+from tui.keybar import KeyBar
 from tui.lobby_screen import LobbyScreen
 from tui.options_form import OptionsForm
 from tui.table_screen import SeatList, TableScreen
@@ -348,6 +349,83 @@ def back_after_a_game(hub: Hub, name: str, options: TableOptions) -> MissionApp:
     """The app of ``name``, back at the table of a game Ann, Bob and Cy have played."""
     code, _ = play_game(hub, ["Ann", "Bob", "Cy"], options)
     return player_app(hub, name, join_code=code)
+
+
+def play_until(sessions: list[Session], phase: rules.Phase) -> None:
+    """Move every seat by :func:`simple_move` until the game reaches ``phase``."""
+    for _ in range(200):
+        game = sessions[0].view().game  # type: ignore[union-attr]
+        assert game is not None
+        if game.phase is phase:
+            return
+        seat = game.waiting_for[0]
+        move = simple_move(sessions[seat].view().game)  # type: ignore[union-attr, arg-type]
+        assert move is not None
+        play(sessions[seat], move)
+    raise AssertionError(f"the game never reached {phase}")
+
+
+async def test_the_last_round_is_summed_up_on_the_game_screen_before_the_results(
+        hub: Hub) -> None:
+    """Every round's end shows its task and points on the game screen; so does the last
+    (it used to jump to the results, hiding the last reveal): Enter, there or from the
+    chat, then shows the results. A spectator gets the same."""
+    apps = [player_app(hub, name) for name in ("Ann", "Bob", "Dee")]
+    async with (apps[0].run_test(size=(100, 30)) as p1, apps[1].run_test(size=(100, 30)) as p2,
+                apps[2].run_test(size=(100, 30)) as p3):
+        ann, bob, dee = (app.session for app in apps)
+        cy = hub.attach(Player("key:cy", "Cy"))
+        code = ann.create_table(TableOptions(turn_seconds=0, rounds=1))  # type: ignore[union-attr]
+        bob.join(code)  # type: ignore[union-attr]
+        cy.join(code)
+        ann.start()  # type: ignore[union-attr]
+        dee.join(code)  # type: ignore[union-attr]  # the table is full: Dee watches
+        sessions: list[Session] = [ann, bob, cy]  # type: ignore[list-item]
+        play_until(sessions, rules.Phase.LEAD_REVEAL)
+        await settle(p1, p2, p3)
+        lead = sessions[sessions[0].view().game.lead]  # type: ignore[union-attr]
+        play(lead, rules.LeadReveal(lead.seat, ""))  # type: ignore[arg-type]
+        await settle(p1, p2, p3)
+        game = ann.view().game  # type: ignore[union-attr]
+        assert game is not None and game.phase is rules.Phase.GAME_OVER
+        for app in apps:
+            assert isinstance(app.screen, GameScreen)
+            shown = screen_text(app)
+            assert f"Round 1 over, the last. The task was #{game.secret}" in shown
+            assert "Press Enter for the final results" in shown
+            keys = app.screen.query_one(KeyBar).plain  # at the board, or in the chat
+            assert "Enter final results" in keys or "Enter send (empty: results)" in keys
+            assert "end game" not in app.screen.query_one(KeyBar).plain
+        await p1.press("enter")
+        await settle(p1, p2, p3)
+        assert isinstance(apps[0].screen, EndScreen)
+        assert all(isinstance(app.screen, GameScreen) for app in apps[1:])  # at their pace
+        assert apps[1].focused is apps[1].screen.query_one("#chat-input")  # since his reveal
+        await p2.press("enter")  # an empty line from the chat: the results too
+        await p3.press("enter")
+        await settle(p1, p2, p3)
+        assert all(isinstance(app.screen, EndScreen) for app in apps)
+        await p1.press("r")  # the rematch: everyone at the game screen again
+        await settle(p1, p2, p3)
+        assert all(isinstance(app.screen, GameScreen) for app in apps)
+
+
+async def test_a_game_ended_between_rounds_goes_straight_to_the_results(hub: Hub) -> None:
+    """The round's summary was read already: the results, at once."""
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(100, 30)) as pilot:
+        ann = app.session
+        others = [hub.attach(Player(f"key:{n}", n)) for n in ("bob", "cy")]
+        code = ann.create_table(TableOptions(turn_seconds=0, rounds=3))  # type: ignore[union-attr]
+        for other in others:
+            other.join(code)
+        ann.start()  # type: ignore[union-attr]
+        play_until([ann, *others], rules.Phase.ROUND_OVER)  # type: ignore[list-item]
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        ann.end_game()  # type: ignore[union-attr]
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
 
 
 async def test_the_end_screen_tells_every_round(hub: Hub) -> None:

@@ -209,10 +209,14 @@ async def test_the_end_screen_says_how_to_watch_the_game_again(tmp_path: Path) -
         app.session.join(table.code)  # type: ignore[union-attr]
         await play_to_the_end(table, people, "g3")
         await settle(pilot)
+        await pilot.press("enter")  # from the last round's summary to the results
+        await settle(pilot)
         line = f"Watch it again: ssh -t -p 2222 game.example replay {table.code}"
         assert line in screen_text(app)
         assert f"{line} 1" not in screen_text(app)  # the table's only game: no number
         await play_to_the_end(table, people, "g4")  # a rematch
+        await settle(pilot)
+        await pilot.press("enter")
         await settle(pilot)
         assert f"{line} 2" in screen_text(app)  # a table's last game is a later one's soon
         assert hub.records is not None
