@@ -326,7 +326,7 @@ class MissionApp(AppHooks, App[str | None]):
         if view is None:
             return False
         self._follow(view)
-        if self._stage_kind(view) != self.stage_kind:
+        if self._new_stage_for(view, self._stage_kind(view)):
             return False
         with door.app_context(self):
             try:
@@ -397,7 +397,7 @@ class MissionApp(AppHooks, App[str | None]):
             lobby.show_tables(self.session.lobby())
             return
         kind = self._stage_kind(view)
-        if kind != self.stage_kind or self.stage is None:
+        if self._new_stage_for(view, kind):
             # One step for the player's terminal: nothing is drawn between the old screen
             # and the new one (without this the lobby flashed up while the game screen
             # was being built).
@@ -428,6 +428,14 @@ class MissionApp(AppHooks, App[str | None]):
                 and shown.game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER)
                 and view.game is not None and last_round_over(view.game)):
             self._last_round_held = (view.code, view.game_no)
+
+    def _new_stage_for(self, view: TableView, kind: str) -> bool:
+        """Whether ``view`` needs a screen of its own: another kind of stage, or a new game
+        (a rematch started while a player still read the last round: that screen's focus
+        and fields belong to the game before)."""
+        shown = self.stage.view if self.stage is not None else None
+        return (kind != self.stage_kind or self.stage is None
+                or (shown is not None and shown.game_no != view.game_no))
 
     def _stage_kind(self, view: TableView) -> str:
         """Which stage screen shows ``view``: the table setup, the game or the results."""

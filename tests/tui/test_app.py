@@ -400,14 +400,39 @@ async def test_the_last_round_is_summed_up_on_the_game_screen_before_the_results
         await settle(p1, p2, p3)
         assert isinstance(apps[0].screen, EndScreen)
         assert all(isinstance(app.screen, GameScreen) for app in apps[1:])  # at their pace
-        assert apps[1].focused is apps[1].screen.query_one("#chat-input")  # since his reveal
-        await p2.press("enter")  # an empty line from the chat: the results too
         await p3.press("enter")
         await settle(p1, p2, p3)
-        assert all(isinstance(app.screen, EndScreen) for app in apps)
-        await p1.press("r")  # the rematch: everyone at the game screen again
+        assert isinstance(apps[2].screen, EndScreen)
+        # Bob still reads the last round, typing in the chat (since his reveal), when Ann
+        # starts a rematch: the new game gets a screen of its own, his keys the board
+        reading = apps[1].screen
+        assert apps[1].focused is reading.query_one("#chat-input")
+        await p1.press("r")
         await settle(p1, p2, p3)
         assert all(isinstance(app.screen, GameScreen) for app in apps)
+        assert apps[1].screen is not reading
+        assert not isinstance(apps[1].focused, Input)
+
+
+async def test_an_empty_chat_line_at_the_last_round_s_summary_shows_the_results(
+        hub: Hub) -> None:
+    app = player_app(hub, "Ann")
+    async with app.run_test(size=(100, 30)) as pilot:
+        ann = app.session
+        others = [hub.attach(Player(f"key:{n}", n)) for n in ("bob", "cy")]
+        code = ann.create_table(TableOptions(turn_seconds=0, rounds=1))  # type: ignore[union-attr]
+        for other in others:
+            other.join(code)
+        ann.start()  # type: ignore[union-attr]
+        await settle(pilot)
+        play_until([ann, *others], rules.Phase.GAME_OVER)  # type: ignore[list-item]
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("c")
+        assert app.focused is app.screen.query_one("#chat-input")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
 
 
 async def test_a_game_ended_between_rounds_goes_straight_to_the_results(hub: Hub) -> None:
