@@ -443,6 +443,10 @@ def _guess(state: State, a: Guess) -> tuple[State, list[Event]]:
     if state.guesses[a.seat] is not None:
         raise BrokenRule("your guess is hidden already and cannot change")
     if state.phase is Phase.PICKING and a.seat not in state.stop:
+        if state.stop:  # the token is taken: Stop! is no way in now
+            holders = join_names([_name(state, s) for s in state.stop])
+            raise BrokenRule(f"wait until all four items are down ({holders} "
+                             f"{'holds' if len(state.stop) == 1 else 'hold'} the stop token)")
         raise BrokenRule("wait until all four items are down, or shout Stop! first")
     if a.card not in GUESS_CARDS:
         raise BrokenRule("guess with a card from 1 to 4")

@@ -13,7 +13,7 @@ view, nothing here can show a secret the hub did not hand to this seat.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rich.cells import cell_len
 
@@ -207,6 +207,15 @@ def grid_title(view: View) -> str:
 # --- big moments ---------------------------------------------------------------------------
 
 
+def _subject(view: View, seats: Sequence[int]) -> str:
+    """Who did it, as a banner's sentence opens: "You shout", never "you shout" (names
+    as their players wrote them)."""
+    words = [who(view, s) for s in seats]
+    if seats and seats[0] == view.seat:
+        words[0] = "You"
+    return join_names(words)
+
+
 def moment_line(before: View, now: View) -> Line | None:
     """The banner for what just happened between two views of one round, if it deserves
     one: a Stop!, a card or the task revealed."""
@@ -214,13 +223,14 @@ def moment_line(before: View, now: View) -> Line | None:
     if shouted:
         single = len(shouted) == 1 and shouted[0] != now.seat  # "you shout", "Bo shouts"
         verb = "shouts" if single else "shout"
-        return ((" STOP! ", "stop-key"), (f" {names(now, shouted)} {verb} Stop!", "stop"))
+        return ((" STOP! ", "stop-key"), (f" {_subject(now, shouted)} {verb} Stop!",
+                                           "stop"))
     revealed = [s for s in now.revealed if s not in before.revealed]
     if revealed:
         seat = revealed[-1]
         card = now.guesses[seat]
         verb = "reveal" if seat == now.seat else "reveals"
-        return ((" REVEAL ", "card"), (f" {who(now, seat)} {verb} {card}: ", "name"),
+        return ((" REVEAL ", "card"), (f" {_subject(now, [seat])} {verb} {card}: ", "name"),
                 (task_name(now, card), ""))
     if now.secret is not None and now.phase in AFTER_LEAD_REVEAL \
             and before.phase not in AFTER_LEAD_REVEAL:

@@ -103,7 +103,8 @@ class GameScreen(TableStage):
         Binding("exclamation_mark", "shout", "Stop! (shout before the 4th item is down)",
                 show=False),
         *_number_bindings(),
-        Binding("enter,n", "next_round", "Next round (when the round is over)"),
+        Binding("enter,n", "next_round", "Next round (when the round is over); the results "
+                "after the last"),
         Binding("c", "chat", "Chat with the table"),
         Binding("pageup", "log_page(-1)", "Scroll the log back (PgUp), to read earlier "
                 "plans", show=False),

@@ -58,8 +58,8 @@ _RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "[b]Bots fill[/b] (an option): when the host starts with fewer than 3 people, bots "
         "take the empty seats until there are 3 players; off, the host adds bots with b. "
         "A person's seat is only removed after the host says yes. In a game, the round's "
-        "points stay up until everyone has pressed Enter (or 30 seconds pass); the last "
-        "round's too, until you press Enter for the final results. Once your "
+        "points stay up until everyone has pressed Enter (with a turn timer, 30 seconds at "
+        "most); the last round's stay until you press Enter for the final results. Once your "
         "guess is hidden (the lead: once the items are down), the plan field is yours: write "
         "your plan while the others reveal, and Enter reveals it on your turn. Esc goes "
         "back to the board and the chat.",

@@ -288,14 +288,16 @@ def round_over_lines(view: View) -> tuple[Line, ...]:
     lines: list[Line] = [((f"Round {result.round} {over}. The task was ", "title"),
                           (f"#{result.secret} {result.task}", "good"))]
     for seat in _seat_order(view, result.lead):
-        reasons = [ln.reason for ln in result.lines if ln.seat == seat]
+        scored = [(ln.reason, ln.points) for ln in result.lines if ln.seat == seat]
         delta = result.delta(seat)
         guess = result.guesses[seat] if seat < len(result.guesses) else None
         if seat != result.lead and guess is not None and guess != result.secret:
             # the card's number only: the tasks panel marks it, and the line fits 80 columns
-            reasons.insert(0, f"wrong guess ({guess})")
-        if not reasons:
-            reasons = ["no correct guesses"]
+            scored.insert(0, (f"wrong guess ({guess})", 0))
+        # more than one reason: each says what it brought ("wrong guess (3); best plan
+        # +1"), or the point seems to come from the wrong guess, and a 0 hides a -1 and +1
+        reasons = [f"{reason} {points:+d}" if points and len(scored) > 1 else reason
+                   for reason, points in scored] or ["no correct guesses"]
         role = "good" if delta > 0 else ("bad" if delta < 0 else "dim")
         lines.append(((" " + pad(view.players[seat], width), "name"),
                       (f" {delta:+d} ", role), ("; ".join(reasons), "")))

@@ -60,3 +60,15 @@ def test_the_game_over_line_names_its_winners_and_points_as_people_write_them(
     state = replace(game(), scores=scores)
     _, events = apply(state, EndGame(0))
     assert events[-1].text == words
+
+
+def test_a_guess_refused_while_another_holds_the_token_does_not_suggest_stop() -> None:
+    """Stop! is taken: "or shout Stop! first" sent a player to a key that could not work."""
+    state = game()
+    a, b, _ = state.guessers
+    with pytest.raises(IllegalAction, match="or shout Stop! first"):
+        apply(state, Guess(b, 1))
+    state = play(state, Shout(a, 100))
+    with pytest.raises(IllegalAction, match=r"^wait until all four items are down "
+                                            rf"\({state.players[a]} holds the stop token\)$"):
+        apply(state, Guess(b, 1))

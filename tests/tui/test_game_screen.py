@@ -14,7 +14,7 @@ from textual.widgets import Input
 from engine.cards import load_deck
 from engine.hub import Hub
 from engine.identity import Player
-from engine.rules import Phase
+from engine.rules import Phase, view_for
 from engine.tables import ChatLine, LogLine, TableOptions
 from lean_textual.cached_lines import CachedLines
 from tests.tui.game_host import (
@@ -28,6 +28,7 @@ from tests.tui.game_host import (
 from tests.tui.pilots import read_the_question
 from tui import timing
 from tui.board import ItemGrid, Lines
+from tui.board_text import moment_line
 from tui.chat import GameLog, new_lines
 from tui.confirm import Confirm
 from tui.countdown import Countdown, TableClock, countdown_text
@@ -842,6 +843,10 @@ async def test_a_stop_gets_a_banner_on_every_screen_and_the_status_comes_back_af
         name = table.state().players[shouter]
         for app in (apps[table.lead], apps[other]):
             assert f"STOP!  {name} shouts Stop!" in screen_text(app).splitlines()[0]
+        shouted = table.state()
+        seen = view_for(shouted, shouter)
+        before = view_for(replace(shouted, stop=()), shouter)
+        assert "You shout Stop!" in "".join(text for text, _ in moment_line(before, seen) or ())
         await pilots[0].pause(0.5)
         await settle(pilots)
         assert "STOP!  " not in screen_text(apps[other]).splitlines()[0]
