@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gc
 import weakref
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 from textual.pilot import Pilot
@@ -414,18 +416,28 @@ async def test_the_last_round_is_summed_up_on_the_game_screen_before_the_results
         assert not isinstance(apps[1].focused, Input)
 
 
-async def test_an_empty_chat_line_at_the_last_round_s_summary_shows_the_results(
-        hub: Hub) -> None:
+@asynccontextmanager
+async def ann_hosting_a_game(hub: Hub, rounds: int) -> AsyncIterator[
+        tuple[MissionApp, Pilot[object], list[Session]]]:
+    """Ann's app at a game of ``rounds`` with Bob and Cy (sessions), started and shown:
+    the app, its pilot, and the three sessions to play the game with."""
     app = player_app(hub, "Ann")
     async with app.run_test(size=(100, 30)) as pilot:
         ann = app.session
+        assert ann is not None
         others = [hub.attach(Player(f"key:{n}", n)) for n in ("bob", "cy")]
-        code = ann.create_table(TableOptions(turn_seconds=0, rounds=1))  # type: ignore[union-attr]
+        code = ann.create_table(TableOptions(turn_seconds=0, rounds=rounds))
         for other in others:
             other.join(code)
-        ann.start()  # type: ignore[union-attr]
+        ann.start()
         await settle(pilot)
-        play_until([ann, *others], rules.Phase.GAME_OVER)  # type: ignore[list-item]
+        yield app, pilot, [ann, *others]
+
+
+async def test_an_empty_chat_line_at_the_last_round_s_summary_shows_the_results(
+        hub: Hub) -> None:
+    async with ann_hosting_a_game(hub, rounds=1) as (app, pilot, sessions):
+        play_until(sessions, rules.Phase.GAME_OVER)
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
         await pilot.press("c")
@@ -437,18 +449,11 @@ async def test_an_empty_chat_line_at_the_last_round_s_summary_shows_the_results(
 
 async def test_a_game_ended_between_rounds_goes_straight_to_the_results(hub: Hub) -> None:
     """The round's summary was read already: the results, at once."""
-    app = player_app(hub, "Ann")
-    async with app.run_test(size=(100, 30)) as pilot:
-        ann = app.session
-        others = [hub.attach(Player(f"key:{n}", n)) for n in ("bob", "cy")]
-        code = ann.create_table(TableOptions(turn_seconds=0, rounds=3))  # type: ignore[union-attr]
-        for other in others:
-            other.join(code)
-        ann.start()  # type: ignore[union-attr]
-        play_until([ann, *others], rules.Phase.ROUND_OVER)  # type: ignore[list-item]
+    async with ann_hosting_a_game(hub, rounds=3) as (app, pilot, sessions):
+        play_until(sessions, rules.Phase.ROUND_OVER)
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
-        ann.end_game()  # type: ignore[union-attr]
+        sessions[0].end_game()
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)
 
