@@ -541,8 +541,9 @@ class GameScreen(TableStage):
         self.set_focus(chat)  # at once: the next key of a burst goes to the chat
 
     def action_leave(self) -> None:
-        """Back to the lobby. A spectator just goes; a player is asked first, and their
-        seat waits for them (a bot plays it after a while)."""
+        """Back to the lobby. A spectator just goes, and so does anyone once the game is
+        over; a player is asked first, and their seat waits for them (a bot plays it after
+        a while)."""
         if not self._seated() or self._game_over():  # nothing left to come back to
             self.session.leave()
             return
