@@ -447,6 +447,21 @@ async def test_an_empty_chat_line_at_the_last_round_s_summary_shows_the_results(
         assert isinstance(app.screen, EndScreen)
 
 
+async def test_from_the_last_round_s_summary_l_goes_to_the_lobby_without_asking(
+        hub: Hub) -> None:
+    """No seat is kept after a game: nothing to confirm (and no end game, no removal)."""
+    async with ann_hosting_a_game(hub, rounds=1) as (app, pilot, sessions):
+        play_until(sessions, rules.Phase.GAME_OVER)
+        await settle(pilot)
+        await pilot.press("escape")  # to the board, wherever the reveal left the keys
+        assert isinstance(app.screen, GameScreen)
+        keys = app.screen.query_one(KeyBar).plain
+        assert "Enter final results" in keys and "end game" not in keys
+        await pilot.press("l")
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+
 async def test_a_game_ended_between_rounds_goes_straight_to_the_results(hub: Hub) -> None:
     """The round's summary was read already: the results, at once."""
     async with ann_hosting_a_game(hub, rounds=3) as (app, pilot, sessions):
