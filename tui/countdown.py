@@ -33,8 +33,10 @@ def countdown_text(left_ms: float) -> tuple[str, int]:
     """What the countdown shows with ``left_ms`` to go, and how many seconds one step of
     that display is (it changes at multiples of it)."""
     left = math.ceil(left_ms / 1000)
-    if left > 60:  # "2 min" from 1:01 to 2:00: a display in minutes is not expected to tick
-        return f"⏱ {math.ceil(left / 60)} min", 60
+    if left > 90:  # "2 min" from 1:31 to 2:00: a display in minutes is not expected to tick
+        return f"⏱ {math.ceil(left / 60)} min", 30
+    if left > 60:  # "90 s" from 1:01: the default turn (90 s) read "2 min" at its start,
+        return "⏱ 90 s", 30  # which players took for a wrong clock
     return f"⏱ {left // 60}:{left % 60:02d}", 1
 
 
@@ -48,7 +50,8 @@ def countdown_line(left_ms: float, width: int) -> tuple[Line, int]:
 
 class Countdown(Lines):
     """Time left on the turn timer, drawn only when what it shows changes: whole minutes
-    while more than a minute is left, then every second of the last minute (``0:59``,
+    while more than 90 seconds are left, ``90 s`` down to a minute, then every second of
+    the last minute (``0:59``,
     ``0:58``...), in the colour of a warning for the last ten. (Steps of ten seconds
     looked frozen: ``1:30`` stood for ten seconds. A once-a-second tick all turn long on
     every seat of every table was most of the cost of an idle player.) Its steps come

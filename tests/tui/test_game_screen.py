@@ -734,10 +734,11 @@ async def test_the_countdown_wakes_only_while_a_turn_timer_runs() -> None:
 
 
 def test_the_countdown_ticks_every_second_in_its_last_minute_and_in_minutes_before() -> None:
-    assert countdown_text(125_000) == ("⏱ 3 min", 60)
-    assert countdown_text(120_000) == ("⏱ 2 min", 60)
-    assert countdown_text(90_000) == ("⏱ 2 min", 60)  # the default turn: under 2 minutes
-    assert countdown_text(60_500) == ("⏱ 2 min", 60)
+    assert countdown_text(125_000) == ("⏱ 3 min", 30)
+    assert countdown_text(120_000) == ("⏱ 2 min", 30)
+    assert countdown_text(90_500) == ("⏱ 2 min", 30)
+    assert countdown_text(90_000) == ("⏱ 90 s", 30)  # the default turn reads as set
+    assert countdown_text(60_500) == ("⏱ 90 s", 30)
     assert countdown_text(60_000) == ("⏱ 1:00", 1)
     assert [countdown_text(ms)[0] for ms in (59_000, 58_000, 57_000)] == [
         "⏱ 0:59", "⏱ 0:58", "⏱ 0:57"]  # a second, a step: it never looks frozen
