@@ -319,9 +319,10 @@ def _rename(table: Table, c: Rename) -> None:
     old = table.seats[seat].name
     table.seats[seat].name = unique_name(table, c.name, skip=seat)
     table.note(f"{old} is now called {table.seats[seat].name}")
-    if table.state is not None and table.game_seat(c.player, seat) is not None:
+    played = table.game_seat(c.player, seat)
+    if table.state is not None and played is not None:
         names = list(table.state.players)
-        names[seat] = table.seats[seat].name
+        names[played] = table.seats[seat].name
         table.state = replace(table.state, players=tuple(names))
 
 

@@ -215,12 +215,13 @@ class Table:
         return "-" if seat is None else self.seats[seat].name
 
     def game_seat(self, player: str, seat: int | None) -> int | None:
-        """``player``'s seat in the table's game: their table seat, unless the game is over
-        and they did not play it (they took a seat someone left)."""
+        """``player``'s seat in the table's game: their table seat while it plays; once it
+        is over, the seat they played it in (the table's seats move up when someone
+        leaves, and a player who left and sat down again is at the end), or None if they
+        did not play it."""
         if seat is None or self.status != "finished":
             return seat
-        played = seat < len(self.played_by) and self.played_by[seat] == player
-        return seat if played else None
+        return self.played_by.index(player) if player in self.played_by else None
 
     def note(self, text: str, kind: str = "info", by_bot: bool = False) -> None:
         """A line in the table's log."""

@@ -39,7 +39,7 @@ from lean_textual.dropped import release
 from lean_textual.internals import AppHooks, active_app
 from lean_textual.steady import SteadyScreen
 from tui.board import ItemGrid
-from tui.end_screen import EndScreen
+from tui.end_screen import EndScreen, replay_command
 from tui.help import HelpScreen
 from tui.inputs import QuietInput
 from tui.lobby_screen import LobbyScreen
@@ -401,9 +401,10 @@ class MissionApp(AppHooks, App[str | None]):
             # One step for the player's terminal: nothing is drawn between the old screen
             # and the new one (without this the lobby flashed up while the game screen
             # was being built).
+            rematch = self._rematch_over_last_round(view, kind)
             self._hold_output()
             try:
-                stage = self._new_stage(kind)
+                stage = self._new_stage(kind, chat_draft=rematch)
                 await self._show_first(stage)
                 self.stage, self.stage_kind = stage, kind
                 stage.show(view)
@@ -444,11 +445,25 @@ class MissionApp(AppHooks, App[str | None]):
             return "game"
         return "table" if kind == "end" and self._want_setup else kind
 
-    def _new_stage(self, kind: str) -> TableStage:
+    def _rematch_over_last_round(self, view: TableView, kind: str) -> str | None:
+        """A rematch began while this player read the last round's summary: say so, with
+        how to see the game they did not see the results of, and what they were typing in
+        the chat (None: the chat did not have the keys)."""
+        old = self.stage.view if self.stage_kind == "game" and self.stage else None
+        if kind != "game" or old is None or old.game_no == view.game_no \
+                or old.game is None or old.game.phase is not Phase.GAME_OVER:
+            return None
+        self.notify(f"A rematch has begun: game {view.game_no}. Game {old.game_no}'s "
+                    f"results: {self.invite} {replay_command(old)}", markup=False)
+        from tui.game_screen import GameScreen  # written beside this app
+
+        return self.stage.chat_draft() if isinstance(self.stage, GameScreen) else None
+
+    def _new_stage(self, kind: str, chat_draft: str | None = None) -> TableStage:
         if kind == "game":
             from tui.game_screen import GameScreen  # written beside this app
 
-            return GameScreen(self._session)
+            return GameScreen(self._session, chat_draft=chat_draft)
         if kind == "end":
             return EndScreen(self._session, invite=self.invite)
         return TableScreen(self._session, invite=self.invite)

@@ -169,7 +169,7 @@ def score_lines(tv: TableView) -> tuple[Line, ...]:
     lines: list[Line] = []
     for seat, name in enumerate(view.players):
         mark = "▸" if seat in waiting else " "
-        spans: list[Span] = [(mark, "me"), (pad(name, width), "me" if seat == tv.my_seat
+        spans: list[Span] = [(mark, "me"), (pad(name, width), "me" if seat == view.seat
                                                else "name")]
         spans.append((f" {view.scores[seat]:>3} ", "title"))
         if seat == view.lead:
@@ -184,7 +184,7 @@ def score_lines(tv: TableView) -> tuple[Line, ...]:
             spans.append((f" [{public_card}]", role or "name"))
         elif view.hidden[seat] and seat != view.lead:
             spans.append((" hid", "dim"))
-        if tv.my_seat == seat:
+        if view.seat == seat:  # the game's seat: after a game a table's seats may move
             spans.append((" (you)", "dim"))
         if seat < len(tv.seats):
             info = tv.seats[seat]

@@ -23,6 +23,7 @@ from engine.tables import TableOptions
 from lean_textual.cached_lines import CachedLines
 from tests.tui.game_host import screen_text
 from tests.tui.pilots import read_the_question, settle
+from tui import board_text
 from tui.app import MissionApp
 from tui.confirm import Choose, Confirm
 from tui.end_screen import EndScreen
@@ -406,14 +407,24 @@ async def test_the_last_round_is_summed_up_on_the_game_screen_before_the_results
         await settle(p1, p2, p3)
         assert isinstance(apps[2].screen, EndScreen)
         # Bob still reads the last round, typing in the chat (since his reveal), when Ann
-        # starts a rematch: the new game gets a screen of its own, his keys the board
+        # starts a rematch: the new game gets a screen of its own, and he is told; what he
+        # types stays text (a screen kept from the game before kept its focus, and one
+        # built afresh gave his next letters to the board: "lol yes" left the table)
         reading = apps[1].screen
         assert apps[1].focused is reading.query_one("#chat-input")
+        await p2.press(*"nice")
         await p1.press("r")
         await settle(p1, p2, p3)
         assert all(isinstance(app.screen, GameScreen) for app in apps)
         assert apps[1].screen is not reading
-        assert not isinstance(apps[1].focused, Input)
+        chat = apps[1].screen.query_one("#chat-input", Input)
+        assert apps[1].focused is chat and chat.value == "nice"
+        assert any(f"A rematch has begun: game 2. Game 1's results: ssh -t host replay {code}"
+                   in note for note in notes(apps[1]))
+        await p2.press(*" one", "enter")  # a chat line, not a move
+        await settle(p1, p2, p3)
+        assert [line.text for line in ann.view().chat][-1] == "nice one"  # type: ignore[union-attr]
+        assert not notes(apps[0]) or not any("rematch" in n for n in notes(apps[0]))
 
 
 @asynccontextmanager
@@ -471,6 +482,27 @@ async def test_a_game_ended_between_rounds_goes_straight_to_the_results(hub: Hub
         sessions[0].end_game()
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)
+
+
+def test_after_a_game_each_player_keeps_the_seat_they_played_when_seats_move(
+        hub: Hub) -> None:
+    """Bob leaves the finished table, so Cy moves up to the table's second seat: the game's
+    views still put each player in the seat they played ("(you)" on Bob's row for Cy,
+    none for Bob when he sat down again, at the end)."""
+    code, (_, bob, cy) = play_game(hub, ["Ann", "Bob", "Cy"],
+                                   TableOptions(turn_seconds=0, rounds=1))
+    bob.leave()
+    view = cy.view()
+    assert view is not None and view.my_seat == 1 and view.game is not None
+    assert view.game.seat == 2
+    mine = [line for line in board_text.score_lines(view) if (" (you)", "dim") in line]
+    assert len(mine) == 1 and mine[0][1][0].strip() == "Cy"
+    bob.join(code)
+    back = bob.view()
+    assert back is not None and back.my_seat == 2 and back.game is not None
+    assert back.game.seat == 1
+    bob.rename("Bobby")
+    assert cy.view().game.players == ("Ann", "Bobby", "Cy")  # type: ignore[union-attr]
 
 
 async def test_the_end_screen_tells_every_round(hub: Hub) -> None:
