@@ -28,7 +28,7 @@ def _rematch_possible(view: TableView) -> bool:
 def verdict(game: View) -> Text:
     """The headline: one winner, a shared victory, or a game ended before its time."""
     if not game.history:
-        return Text("The game was ended early, before any round was played: no winner "
+        return Text("The game was ended early, before any round was finished: no winner "
                     "this time.")
     winners = [game.players[s] for s in game.winners()]
     points = plural(max(game.scores), "point")

@@ -326,7 +326,7 @@ async def test_a_game_ended_before_any_round_says_so_and_offers_a_rematch(hub: H
         await settle(p1, p2)
         assert isinstance(host.screen, EndScreen) and isinstance(guest.screen, EndScreen)
         verdict = text_of(host, "#verdict")
-        assert "ended early, before any round was played" in verdict
+        assert "ended early, before any round was finished" in verdict
         assert "share the victory" not in verdict
         assert text_of(host, "#ranking").splitlines()[1].startswith("1. Bob")
         assert "Waiting for the host (Ann)" in text_of(guest, "#end-status")
