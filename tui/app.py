@@ -39,7 +39,7 @@ from lean_textual.dropped import release
 from lean_textual.internals import AppHooks, active_app
 from lean_textual.steady import SteadyScreen
 from tui.board import ItemGrid
-from tui.end_screen import EndScreen, replay_command
+from tui.end_screen import EndScreen
 from tui.help import HelpScreen
 from tui.inputs import QuietInput
 from tui.lobby_screen import LobbyScreen
@@ -330,7 +330,7 @@ class MissionApp(AppHooks, App[str | None]):
             return False
         with door.app_context(self):
             try:
-                stage.show(view)
+                self._show_on_stage(view)
             except Exception as error:  # as the app's queue would have it
                 door.handle_exception(self, error)
         return True
@@ -414,15 +414,37 @@ class MissionApp(AppHooks, App[str | None]):
                 # the whole screen again when its widgets were in (two full frames).
                 self.call_next(self._let_output_go)
             return
-        self.stage.show(view)
+        self._show_on_stage(view)
+
+    def _show_on_stage(self, view: TableView) -> None:
+        """The stage shows ``view``; but a player reading the last round when a rematch
+        begins keeps reading it, told that the new game waits for their Enter: pulled into
+        it at once, the keys they meant for the summary (Enter, "3", "lol") were moves in a
+        game they had not seen start."""
+        stage = self.stage
+        assert stage is not None
+        held = self._last_round_held
+        if held is not None and held == (view.code, stage.view.game_no if stage.view else -1) \
+                and view.game_no != held[1]:
+            from tui.game_screen import GameScreen  # written beside this app
+
+            if isinstance(stage, GameScreen) and stage.rematch is None:
+                stage.rematch_begun(view.game_no)
+                self.notify(f"A rematch has begun: game {view.game_no}. Game {held[1]}'s "
+                            f"results: {self.invite} replay {view.code} {held[1]}",
+                            markup=False)
+            return
+        stage.show(view)
 
     def _follow(self, view: TableView | None) -> None:
         """What the player chose between games lasts until the next game starts (the
         table setup instead of the results); a game's last round, seen scored, is held
         on the game screen."""
+        held = self._last_round_held
+        if view is None or (held is not None and held[0] != view.code):
+            self._last_round_held = None  # left the table: nothing to go on from
         if view is None or view.status != "finished":
-            self._want_setup = False
-            self._last_round_held = None
+            self._want_setup = False  # (a rematch begun leaves a held round held)
             return
         shown = self.stage.view if self.stage_kind == "game" and self.stage else None
         if (shown is not None and shown.code == view.code and shown.game is not None
@@ -435,26 +457,28 @@ class MissionApp(AppHooks, App[str | None]):
         (a rematch started while a player still read the last round: that screen's focus
         and fields belong to the game before)."""
         shown = self.stage.view if self.stage is not None else None
+        held = self._last_round_held
+        if held is not None and shown is not None and (shown.code, shown.game_no) == held:
+            return False  # still read: a rematch waits for the player's Enter
         return (kind != self.stage_kind or self.stage is None
                 or (shown is not None and shown.game_no != view.game_no))
 
     def _stage_kind(self, view: TableView) -> str:
         """Which stage screen shows ``view``: the table setup, the game or the results."""
         kind = STAGE_OF_STATUS.get(view.status, "table")
-        if kind == "end" and self._last_round_held == (view.code, view.game_no):
-            return "game"
+        held = self._last_round_held
+        if held is not None and held[0] == view.code and (kind == "end" or held[1] != view.game_no):
+            return "game"  # the last round's summary, until the player goes on
         return "table" if kind == "end" and self._want_setup else kind
 
     def _rematch_over_last_round(self, view: TableView, kind: str) -> str | None:
-        """A rematch began while this player read the last round's summary: say so, with
-        how to see the game they did not see the results of, and what they were typing in
-        the chat (None: the chat did not have the keys)."""
+        """Going on from the last round's summary to a rematch: what the player was typing
+        in the chat, which keeps the keys on the new screen (None: the chat did not have
+        them)."""
         old = self.stage.view if self.stage_kind == "game" and self.stage else None
         if kind != "game" or old is None or old.game_no == view.game_no \
                 or old.game is None or old.game.phase is not Phase.GAME_OVER:
             return None
-        self.notify(f"A rematch has begun: game {view.game_no}. Game {old.game_no}'s "
-                    f"results: {self.invite} {replay_command(old)}", markup=False)
         from tui.game_screen import GameScreen  # written beside this app
 
         return self.stage.chat_draft() if isinstance(self.stage, GameScreen) else None

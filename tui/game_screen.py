@@ -122,6 +122,7 @@ class GameScreen(TableStage):
         # a line being typed in the chat of the screen before (a rematch began while the
         # player read the last round): it keeps the keys here, as text never turns to moves
         self._chat_draft = chat_draft
+        self.rematch: int | None = None  # a rematch's game number, begun under this summary
         self._banner: board_text.Line | None = None
         self._banner_timer: asyncio.TimerHandle | None = None
         self._counted: tuple[Widget, object] | None = None  # a field, its value counted
@@ -169,6 +170,13 @@ class GameScreen(TableStage):
             self._chat_input.value = self._chat_draft
             self._chat_input.cursor_position = len(self._chat_draft)
             self.set_focus(self._chat_input)
+
+    def rematch_begun(self, game_no: int) -> None:
+        """A rematch began while this player reads the last round: the summary stays, and
+        says that the new game waits for their Enter."""
+        self.rematch = game_no
+        if self.view is not None:
+            self.update_then_paint(lambda: self.update_view(self.view, self.view))
 
     def chat_draft(self) -> str | None:
         """What the player is typing in the chat, if the chat has the keys."""
@@ -264,6 +272,9 @@ class GameScreen(TableStage):
         back to the seat)."""
         if self._reclaimable(view):
             return turn_text.reclaim_lines()
+        if self.rematch is not None:
+            return ((("A rematch has begun: game ", "title"), (f"{self.rematch}", "title"),
+                     (". Press ", ""), ("Enter", "key"), (" to play it", "")),)
         return turn_text.turn_lines(view)
 
     def _guest_code_now(self, view: TableView) -> str | None:
@@ -336,6 +347,8 @@ class GameScreen(TableStage):
                 hints.append(("", " typing in chat:", ""))
                 hints.append(("Enter", "send (empty: ready)" if self._ready_to_go_on()
                               else "send (empty: results)" if self._game_over()
+                              and self.rematch is None
+                              else "send (empty: the new game)" if self._game_over()
                               else "send", ""))
                 if not field.value and not self._ready_to_go_on() and not self._game_over():
                     hints[-1] = ("Enter", "send (empty: board)", "")
@@ -367,7 +380,8 @@ class GameScreen(TableStage):
             if self._ready_to_go_on():
                 hints.append(("Enter", "next round", "next_round"))
         if not typing and self._game_over():  # seated or watching
-            hints.append(("Enter", "final results", "next_round"))
+            hints.append(("Enter", "final results" if self.rematch is None
+                          else f"play game {self.rematch}", "next_round"))
         if not typing:
             if self._plan_moment is not None:  # left with Esc: Tab goes back to it
                 hints.append(("Tab", "your plan", ""))
@@ -378,7 +392,8 @@ class GameScreen(TableStage):
             if self.view is not None and self.view.is_host and not self._game_over():
                 hints.append(("^e", "end game", "end_game"))
                 hints.append(("x", "remove", "remove_player"))
-            hints.append(("l", "lobby", "leave"))
+            if self.rematch is None:
+                hints.append(("l", "lobby", "leave"))
         return _fitted(hints, self.size.width)
 
     @on(Input.Changed)
@@ -422,7 +437,13 @@ class GameScreen(TableStage):
         return None if self.view is None else self.view.game
 
     def _do(self, command: Callable[..., object], *args: object) -> bool:
-        """Run a session command; a refusal becomes a notification. True if accepted."""
+        """Run a session command; a refusal becomes a notification. True if accepted.
+        Under a rematch begun (this screen still shows the game before) only a chat line:
+        a move would land in a game the player has not seen."""
+        if self.rematch is not None and command != self.session.chat:
+            self.notify(f"A rematch has begun: press Enter to play game {self.rematch}.",
+                        severity="warning", markup=False)
+            return False
         try:
             command(*args)
         except IllegalAction as refusal:
@@ -478,7 +499,7 @@ class GameScreen(TableStage):
     def _shouts(self, event: events.Key) -> bool:
         """Whether ``event`` is a Stop! this screen shouts (not a letter for the chat)."""
         return (event.key in SHOUT_KEYS and not isinstance(self.focused, Input)
-                and self.game is not None and self._seated())
+                and self.game is not None and self._seated() and self.rematch is None)
 
     def shout(self, at_ms: float) -> None:
         self._do(self.session.shout, at_ms)
@@ -501,6 +522,8 @@ class GameScreen(TableStage):
         game = self.game
         if game is None:
             return action in ("chat", "board")
+        if self.rematch is not None and action == "leave":  # Enter first: "lol yes" left
+            return False
         seated = self._seated()
         if action == "shout":  # only while it can still work: before the 4th item, and
             return seated and game.can_shout()  # before anyone holds the token
@@ -555,8 +578,8 @@ class GameScreen(TableStage):
         """Back to the lobby. A spectator just goes, and so does anyone once the game is
         over; a player is asked first, and their seat waits for them (a bot plays it after
         a while)."""
-        if not self._seated() or self._game_over():  # nothing left to come back to
-            self.session.leave()
+        if not self._seated() or (self._game_over() and self.rematch is None):
+            self.session.leave()  # nothing left to come back to
             return
 
         def answered(answer: bool | None) -> None:

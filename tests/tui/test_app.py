@@ -407,24 +407,30 @@ async def test_the_last_round_is_summed_up_on_the_game_screen_before_the_results
         await settle(p1, p2, p3)
         assert isinstance(apps[2].screen, EndScreen)
         # Bob still reads the last round, typing in the chat (since his reveal), when Ann
-        # starts a rematch: the new game gets a screen of its own, and he is told; what he
-        # types stays text (a screen kept from the game before kept its focus, and one
-        # built afresh gave his next letters to the board: "lol yes" left the table)
+        # starts a rematch. Pulled into it at once, keys he meant for the summary were moves
+        # ("3" hid a guess, Enter picked an item, "lol yes" left the table): the summary
+        # stays, says the new game waits for his Enter, and what he types stays text
         reading = apps[1].screen
         assert apps[1].focused is reading.query_one("#chat-input")
         await p2.press(*"nice")
         await p1.press("r")
         await settle(p1, p2, p3)
-        assert all(isinstance(app.screen, GameScreen) for app in apps)
-        assert apps[1].screen is not reading
-        chat = apps[1].screen.query_one("#chat-input", Input)
-        assert apps[1].focused is chat and chat.value == "nice"
-        assert any(f"A rematch has begun: game 2. Game 1's results: ssh -t host replay {code}"
-                   in note for note in notes(apps[1]))
+        assert isinstance(apps[0].screen, GameScreen) and apps[1].screen is reading
+        assert "A rematch has begun: game 2. Press Enter to play it" in screen_text(apps[1])
+        assert any(f"A rematch has begun: game 2. Game 1's results: ssh -t host replay "
+                   f"{code} 1" in note for note in notes(apps[1]))
+        new_game = ann.view().game  # type: ignore[union-attr]
         await p2.press(*" one", "enter")  # a chat line, not a move
         await settle(p1, p2, p3)
         assert [line.text for line in ann.view().chat][-1] == "nice one"  # type: ignore[union-attr]
-        assert not notes(apps[0]) or not any("rematch" in n for n in notes(apps[0]))
+        await p2.press("escape", "3", "s", "l")  # at the board: no move, no question
+        await settle(p1, p2, p3)
+        assert ann.view().game == new_game  # type: ignore[union-attr]
+        assert apps[1].screen is reading and not isinstance(apps[1].screen, Confirm)
+        await p2.press("escape", "enter")  # on to the new game
+        await settle(p1, p2, p3)
+        assert isinstance(apps[1].screen, GameScreen) and apps[1].screen is not reading
+        assert not any("rematch" in n for n in notes(apps[0]))
 
 
 @asynccontextmanager
