@@ -401,10 +401,9 @@ class MissionApp(AppHooks, App[str | None]):
             # One step for the player's terminal: nothing is drawn between the old screen
             # and the new one (without this the lobby flashed up while the game screen
             # was being built).
-            rematch = self._rematch_over_last_round(view, kind)
             self._hold_output()
             try:
-                stage = self._new_stage(kind, chat_draft=rematch)
+                stage = self._new_stage(kind)
                 await self._show_first(stage)
                 self.stage, self.stage_kind = stage, kind
                 stage.show(view)
@@ -471,23 +470,11 @@ class MissionApp(AppHooks, App[str | None]):
             return "game"  # the last round's summary, until the player goes on
         return "table" if kind == "end" and self._want_setup else kind
 
-    def _rematch_over_last_round(self, view: TableView, kind: str) -> str | None:
-        """Going on from the last round's summary to a rematch: what the player was typing
-        in the chat, which keeps the keys on the new screen (None: the chat did not have
-        them)."""
-        old = self.stage.view if self.stage_kind == "game" and self.stage else None
-        if kind != "game" or old is None or old.game_no == view.game_no \
-                or old.game is None or old.game.phase is not Phase.GAME_OVER:
-            return None
-        from tui.game_screen import GameScreen  # written beside this app
-
-        return self.stage.chat_draft() if isinstance(self.stage, GameScreen) else None
-
-    def _new_stage(self, kind: str, chat_draft: str | None = None) -> TableStage:
+    def _new_stage(self, kind: str) -> TableStage:
         if kind == "game":
             from tui.game_screen import GameScreen  # written beside this app
 
-            return GameScreen(self._session, chat_draft=chat_draft)
+            return GameScreen(self._session)
         if kind == "end":
             return EndScreen(self._session, invite=self.invite)
         return TableScreen(self._session, invite=self.invite)

@@ -116,12 +116,9 @@ class GameScreen(TableStage):
         Binding("l", "leave", "Back to the lobby (a seat is kept for your return)"),
     ]
 
-    def __init__(self, session: Session, *, chat_draft: str | None = None,
-                 name: str | None = None, id: str | None = None) -> None:
+    def __init__(self, session: Session, *, name: str | None = None,
+                 id: str | None = None) -> None:
         super().__init__(session, name=name, id=id)
-        # a line being typed in the chat of the screen before (a rematch began while the
-        # player read the last round): it keeps the keys here, as text never turns to moves
-        self._chat_draft = chat_draft
         self.rematch: int | None = None  # a rematch's game number, begun under this summary
         self._banner: board_text.Line | None = None
         self._banner_timer: asyncio.TimerHandle | None = None
@@ -166,10 +163,6 @@ class GameScreen(TableStage):
         self._chat_log = self.query_one(ChatLog)
         self._keybar = self.query_one(KeyBar)
         self.ready(fallback=self.session.view())
-        if self._chat_draft is not None and not self._chat_input.disabled:
-            self._chat_input.value = self._chat_draft
-            self._chat_input.cursor_position = len(self._chat_draft)
-            self.set_focus(self._chat_input)
 
     def rematch_begun(self, game_no: int) -> None:
         """A rematch began while this player reads the last round: the summary stays, and
@@ -177,10 +170,6 @@ class GameScreen(TableStage):
         self.rematch = game_no
         if self.view is not None:
             self.update_then_paint(lambda: self.update_view(self.view, self.view))
-
-    def chat_draft(self) -> str | None:
-        """What the player is typing in the chat, if the chat has the keys."""
-        return self._chat_input.value if self._chat_input.has_focus else None
 
     # -- the contract: one view in, changed widgets out -------------------------------------
 
