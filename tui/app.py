@@ -427,11 +427,12 @@ class MissionApp(AppHooks, App[str | None]):
                 and view.game_no != held[1]:
             from tui.game_screen import GameScreen  # written beside this app
 
-            if isinstance(stage, GameScreen) and stage.rematch is None:
-                stage.rematch_begun(view.game_no)
-                self.notify(f"A rematch has begun: game {view.game_no}. Game {held[1]}'s "
-                            f"results: {self.invite} replay {view.code} {held[1]}",
-                            markup=False)
+            if isinstance(stage, GameScreen):
+                if stage.rematch is None:
+                    self.notify(f"A rematch has begun: game {view.game_no}. Game {held[1]}'s "
+                                f"results: {self.invite} replay {view.code} {held[1]}",
+                                markup=False, timeout=30)
+                stage.rematch_news(view)
             return
         stage.show(view)
 

@@ -120,6 +120,7 @@ class GameScreen(TableStage):
                  id: str | None = None) -> None:
         super().__init__(session, name=name, id=id)
         self.rematch: int | None = None  # a rematch's game number, begun under this summary
+        self._rematch_waits = False  # and its table waits for this seat's move
         self._banner: board_text.Line | None = None
         self._banner_timer: asyncio.TimerHandle | None = None
         self._counted: tuple[Widget, object] | None = None  # a field, its value counted
@@ -164,12 +165,22 @@ class GameScreen(TableStage):
         self._keybar = self.query_one(KeyBar)
         self.ready(fallback=self.session.view())
 
-    def rematch_begun(self, game_no: int) -> None:
-        """A rematch began while this player reads the last round: the summary stays, and
-        says that the new game waits for their Enter."""
-        self.rematch = game_no
-        if self.view is not None:
-            self.update_then_paint(lambda: self.update_view(self.view, self.view))
+    def rematch_news(self, view: TableView) -> None:
+        """A rematch (``view``) began while this player reads the last round: the summary
+        stays, and says that the new game waits for their Enter (and when its table waits
+        for them); the chat shows the table's lines, theirs among them."""
+        waits = view.game is not None and view.my_seat in view.game.waiting_for
+        news = (view.game_no, waits)
+        if news == (self.rematch, self._rematch_waits) and self._chat_log.shown == view.chat:
+            return
+        self.rematch, self._rematch_waits = news
+
+        def update() -> None:
+            if self.view is not None:
+                self.update_view(self.view, self.view)
+            self._chat_log.show_lines(view.chat)
+
+        self.update_then_paint(update)
 
     # -- the contract: one view in, changed widgets out -------------------------------------
 
@@ -263,6 +274,7 @@ class GameScreen(TableStage):
             return turn_text.reclaim_lines()
         if self.rematch is not None:
             return ((("A rematch has begun: game ", "title"), (f"{self.rematch}", "title"),
+                     (", and the table waits for you" if self._rematch_waits else "", "warn"),
                      (". Press ", ""), ("Enter", "key"), (" to play it", "")),)
         return turn_text.turn_lines(view)
 

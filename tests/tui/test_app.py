@@ -423,6 +423,14 @@ async def test_the_last_round_is_summed_up_on_the_game_screen_before_the_results
         await p2.press(*" one", "enter")  # a chat line, not a move
         await settle(p1, p2, p3)
         assert [line.text for line in ann.view().chat][-1] == "nice one"  # type: ignore[union-attr]
+        assert "nice one" in screen_text(apps[1])  # his own line, in his chat panel
+        assert "waits for you" not in screen_text(apps[1])  # Ann picks first
+        for column in range(4):
+            ann.pick(column, 0)  # type: ignore[union-attr]
+        await settle(p1, p2, p3)
+        assert "A rematch has begun: game 2, and the table waits for you" in screen_text(
+            apps[1])  # to hide a guess
+        new_game = ann.view().game  # type: ignore[union-attr]
         await p2.press("escape", "3", "s", "l")  # at the board: no move, no question
         await settle(p1, p2, p3)
         assert ann.view().game == new_game  # type: ignore[union-attr]
