@@ -423,8 +423,7 @@ class MissionApp(AppHooks, App[str | None]):
         stage = self.stage
         assert stage is not None
         held = self._last_round_held
-        if held is not None and held == (view.code, stage.view.game_no if stage.view else -1) \
-                and view.game_no != held[1]:
+        if held is not None and self._reading_last_round(view) and view.game_no != held[1]:
             from tui.game_screen import GameScreen  # written beside this app
 
             if isinstance(stage, GameScreen):
@@ -435,6 +434,13 @@ class MissionApp(AppHooks, App[str | None]):
                 stage.rematch_news(view)
             return
         stage.show(view)
+
+    def _reading_last_round(self, view: TableView) -> bool:
+        """The stage is the game screen holding the last round of ``view``'s table, which
+        the player has not gone on from (whatever the table plays now)."""
+        shown = self.stage.view if self.stage is not None else None
+        return (shown is not None and shown.code == view.code
+                and (shown.code, shown.game_no) == self._last_round_held)
 
     def _follow(self, view: TableView | None) -> None:
         """What the player chose between games lasts until the next game starts (the
@@ -454,20 +460,18 @@ class MissionApp(AppHooks, App[str | None]):
 
     def _new_stage_for(self, view: TableView, kind: str) -> bool:
         """Whether ``view`` needs a screen of its own: another kind of stage, or a new game
-        (a rematch started while a player still read the last round: that screen's focus
-        and fields belong to the game before)."""
+        (a game screen's focus and fields belong to its game); not while the player reads
+        the last round (a rematch waits for their Enter)."""
+        if self._reading_last_round(view):
+            return False
         shown = self.stage.view if self.stage is not None else None
-        held = self._last_round_held
-        if held is not None and shown is not None and (shown.code, shown.game_no) == held:
-            return False  # still read: a rematch waits for the player's Enter
         return (kind != self.stage_kind or self.stage is None
                 or (shown is not None and shown.game_no != view.game_no))
 
     def _stage_kind(self, view: TableView) -> str:
         """Which stage screen shows ``view``: the table setup, the game or the results."""
         kind = STAGE_OF_STATUS.get(view.status, "table")
-        held = self._last_round_held
-        if held is not None and held[0] == view.code and (kind == "end" or held[1] != view.game_no):
+        if self._reading_last_round(view):
             return "game"  # the last round's summary, until the player goes on
         return "table" if kind == "end" and self._want_setup else kind
 
