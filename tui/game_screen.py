@@ -346,13 +346,14 @@ class GameScreen(TableStage):
             # where the keys go, first: typing is text until Esc, never a move
             if field is not self._plan:
                 hints.append(("", " typing in chat:", ""))
-                hints.append(("Enter", "send (empty: ready)" if self._ready_to_go_on()
-                              else "send (empty: results)" if self._game_over()
-                              and self.rematch is None
-                              else "send (empty: the new game)" if self._game_over()
-                              else "send", ""))
-                if not field.value and not self._ready_to_go_on() and not self._game_over():
-                    hints[-1] = ("Enter", "send (empty: board)", "")
+                if self._ready_to_go_on():  # what an empty line does, as the summary asks
+                    empty = " (empty: ready)"
+                elif self._game_over():
+                    empty = (" (empty: results)" if self.rematch is None
+                             else " (empty: the new game)")
+                else:
+                    empty = "" if field.value else " (empty: board)"
+                hints.append(("Enter", "send" + empty, ""))
             elif self._takes_seat_code:
                 hints.append(("", " typing your seat code:", ""))
                 hints.append(("Enter", "sit back down", ""))
